@@ -1,0 +1,41 @@
+# Everything the kit needs from outside, found in one place. All of it comes from Debian's packages
+# (see ./kit for the list); nothing is vendored.
+include(CheckLanguage)
+
+find_package(yaml-cpp REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(Threads REQUIRED)
+if(LABKIT_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+# The GPU backend needs nvcc. Without it the kit still builds and grades through the CPU backend.
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    # The GPU's own architecture where one is present, Hopper (sm_90) as the default build target.
+    execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
+                    OUTPUT_VARIABLE _labkit_cc RESULT_VARIABLE _labkit_smi ERROR_QUIET
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(_labkit_smi EQUAL 0 AND _labkit_cc MATCHES "^([0-9]+)\\.([0-9]+)")
+      set(CMAKE_CUDA_ARCHITECTURES "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+  endif()
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  set(LABKIT_WITH_GPU ON)
+else()
+  set(LABKIT_WITH_GPU OFF)
+  message(STATUS "labkit: no nvcc found; only the CPU backend is built")
+endif()
+
+# The CPU backend needs Boost.Context for its fibers.
+find_package(Boost 1.74 COMPONENTS context QUIET)
+if(Boost_FOUND)
+  set(LABKIT_WITH_EMU ON)
+else()
+  set(LABKIT_WITH_EMU OFF)
+  message(STATUS "labkit: Boost.Context not found; the CPU backend is not built")
+endif()

@@ -1,0 +1,3 @@
+# add_lab() and the manifest labgrade reads. Filled in below.
+function(labkit_write_manifest)
+endfunction()
