@@ -1,0 +1,119 @@
+// lab_spec: labs/<lab>/lab.yaml loaded into a LabSpec and validated. Every key is documented in
+// docs/LAB_SPEC.md. Errors name the file, the YAML line and the key path, e.g.
+//   lab.yaml:23: exercises[1].points: expected a non-negative integer, got "ten"
+// Unknown keys are errors too, so that a typo never silently drops a setting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "result.h"
+
+namespace labkit {
+
+// C = A * B with A m x n, B n x k, C m x k (row-major float).
+struct Shape {
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  bool operator==(const Shape& o) const { return m == o.m && n == o.n && k == o.k; }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+};
+
+// Checks made on the ptxas resource report of the exercise's kernel (see resource_report.h).
+// Every field is optional: an absent one is not checked.
+struct Technique {
+  std::optional<int64_t> min_static_shared_bytes;
+  std::optional<int64_t> max_static_shared_bytes;
+  std::optional<bool> uses_barrier;
+  std::optional<int64_t> max_registers;
+  std::optional<int64_t> max_local_bytes;
+};
+
+struct Exercise {
+  std::string id;
+  std::string title;
+  std::string function;  // host function in the interface header
+  std::string kernel;    // kernel name (unmangled), for the resource report
+  bool given = false;    // complete in the starter: not graded, the baseline for speed
+  int64_t points = 0;
+  std::string shapes;    // name of an entry of LabSpec::shapes
+  bool exact_without_fma = false;
+  std::optional<Technique> technique;
+  int line = 0;          // 1-based line in lab.yaml, for later messages
+};
+
+struct ShapeList {
+  std::string name;
+  std::vector<Shape> shapes;
+};
+
+enum class ToleranceModel { kForwardError, kExact };
+
+struct Tolerance {
+  ToleranceModel model = ToleranceModel::kForwardError;  // default build
+  ToleranceModel nofma = ToleranceModel::kExact;         // -fmad=false build
+};
+
+struct Reps {
+  int64_t min = 10;
+  int64_t max = 200;
+  double max_seconds = 5.0;
+  double target_spread = 0.02;
+};
+
+struct Speed {
+  std::string exercise;
+  int64_t points = 0;
+  Shape size;
+  int64_t input_sets = 1;
+  double full_at = 1.0;
+  double zero_at = 1.0;
+  Reps reps;
+};
+
+struct Limits {
+  double compile_seconds = 0;
+  double run_seconds = 0;
+  int64_t output_bytes = 0;
+};
+
+struct LabSpec {
+  std::string id;
+  std::string title;
+  std::string handout;  // may be empty
+  std::vector<std::string> student_files;
+  std::string interface;
+  std::string harness;
+  int64_t tile = 0;
+  Tolerance tolerance;
+  std::vector<Exercise> exercises;
+  std::vector<ShapeList> shapes;  // in file order
+  std::vector<std::string> datasets;
+  std::optional<Speed> speed;
+  Limits limits;
+
+  const Exercise* FindExercise(const std::string& id) const;
+  const ShapeList* FindShapes(const std::string& name) const;
+  // Points of every graded item: exercises plus speed.
+  int64_t MaxPoints() const;
+};
+
+// Parses and validates lab.yaml text. `file_label` starts every error message ("lab.yaml").
+// All errors found are reported, one per line, in file order.
+Result<LabSpec> ParseLabSpec(const std::string& yaml_text,
+                             const std::string& file_label = "lab.yaml");
+
+// Reads `lab_dir`/lab.yaml and parses it; the lab's id must equal the folder's name.
+// Error labels are "<lab_dir>/lab.yaml".
+Result<LabSpec> LoadLabSpec(const std::string& lab_dir);
+
+// How an exercise's -fmad=false build is checked: exact when tolerance.nofma is exact and the
+// exercise sets exact_without_fma, the forward-error model otherwise.
+ToleranceModel NofmaModel(const LabSpec& spec, const Exercise& exercise);
+
+const char* ToString(ToleranceModel model);
+
+}  // namespace labkit

@@ -1,0 +1,202 @@
+#include "lab_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace labkit {
+namespace {
+
+// A small valid lab. Line numbers matter: tests below edit single lines and expect messages that
+// name them.
+const char* const kLab = R"(id: 99_demo
+title: Demo lab
+handout: handouts/99_demo.md
+student_files: [matmul.cu]
+interface: matmul_lab.cuh
+harness: matmul
+tile: 16
+tolerance: {model: forward_error, nofma: exact}
+exercises:
+  - id: rows
+    title: Rows
+    function: matmul_rows
+    kernel: matmul_rows_kernel
+    given: true
+    points: 0
+    shapes: any
+  - id: tiled
+    title: Tiled
+    function: matmul_tiled
+    kernel: matmul_tiled_kernel
+    points: 30
+    shapes: any
+    exact_without_fma: true
+    technique: {min_static_shared_bytes: 2048, uses_barrier: true}
+shapes:
+  any:
+    - [1, 1, 1]
+    - [29, 29, 29]
+speed:
+  exercise: tiled
+  points: 20
+  size: [256, 256, 256]
+  input_sets: 2
+  full_at: 0.8
+  zero_at: 1.0
+limits: {compile_seconds: 120, run_seconds: 60, output_bytes: 1048576}
+)";
+
+// kLab with `from` replaced by `to` (the first occurrence, which must exist).
+std::string Edit(const std::string& from, const std::string& to) {
+  std::string s = kLab;
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+std::string ErrorOf(const std::string& yaml) {
+  Result<LabSpec> r = ParseLabSpec(yaml);
+  return r.ok() ? "(no error)" : r.error();
+}
+
+TEST(LabSpec, ParsesValidLab) {
+  Result<LabSpec> r = ParseLabSpec(kLab);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const LabSpec& s = *r;
+  EXPECT_EQ(s.id, "99_demo");
+  EXPECT_EQ(s.student_files, std::vector<std::string>{"matmul.cu"});
+  EXPECT_EQ(s.tile, 16);
+  EXPECT_EQ(s.tolerance.model, ToleranceModel::kForwardError);
+  EXPECT_EQ(s.tolerance.nofma, ToleranceModel::kExact);
+  ASSERT_EQ(s.exercises.size(), 2u);
+  EXPECT_TRUE(s.exercises[0].given);
+  EXPECT_FALSE(s.exercises[0].technique.has_value());
+  EXPECT_EQ(s.exercises[1].line, 17);
+  ASSERT_TRUE(s.exercises[1].technique.has_value());
+  EXPECT_EQ(s.exercises[1].technique->min_static_shared_bytes, 2048);
+  EXPECT_EQ(s.exercises[1].technique->uses_barrier, true);
+  EXPECT_FALSE(s.exercises[1].technique->max_static_shared_bytes.has_value());
+  ASSERT_NE(s.FindShapes("any"), nullptr);
+  EXPECT_EQ(s.FindShapes("any")->shapes[1], (Shape{29, 29, 29}));
+  ASSERT_TRUE(s.speed.has_value());
+  EXPECT_EQ(s.speed->size, (Shape{256, 256, 256}));
+  EXPECT_DOUBLE_EQ(s.speed->full_at, 0.8);
+  EXPECT_EQ(s.speed->reps.min, 10);  // defaults when `reps` is absent
+  EXPECT_EQ(s.limits.output_bytes, 1048576);
+  EXPECT_EQ(s.MaxPoints(), 50);
+  EXPECT_EQ(NofmaModel(s, s.exercises[0]), ToleranceModel::kForwardError);
+  EXPECT_EQ(NofmaModel(s, s.exercises[1]), ToleranceModel::kExact);
+}
+
+TEST(LabSpec, LoadsLab03FromTheRepository) {
+  Result<LabSpec> r = LoadLabSpec(LABKIT_SOURCE_DIR "/labs/03_tiled_matmul");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->id, "03_tiled_matmul");
+  EXPECT_EQ(r->exercises.size(), 3u);
+  EXPECT_EQ(r->FindShapes("any")->shapes.size(), 9u);
+  EXPECT_EQ(r->datasets.size(), 3u);
+  EXPECT_EQ(r->speed->exercise, "tiled_any");
+  EXPECT_EQ(r->speed->reps.max, 200);
+  EXPECT_DOUBLE_EQ(r->speed->reps.target_spread, 0.02);
+  EXPECT_EQ(r->MaxPoints(), 100);
+}
+
+TEST(LabSpec, WrongTypeNamesKeyAndLine) {
+  EXPECT_EQ(ErrorOf(Edit("points: 30", "points: ten")),
+            "lab.yaml:21: exercises[1].points: expected a non-negative integer, got \"ten\"");
+  EXPECT_EQ(ErrorOf(Edit("points: 30", "points: -5")),
+            "lab.yaml:21: exercises[1].points: expected a non-negative integer, got -5");
+  EXPECT_EQ(ErrorOf(Edit("given: true", "given: maybe")),
+            "lab.yaml:14: exercises[0].given: expected true or false, got \"maybe\"");
+  EXPECT_EQ(ErrorOf(Edit("tile: 16", "tile: [16]")),
+            "lab.yaml:7: tile: expected a positive integer, got a list");
+  EXPECT_EQ(ErrorOf(Edit("full_at: 0.8", "full_at: 0")),
+            "lab.yaml:34: speed.full_at: expected a number > 0, got 0");
+}
+
+TEST(LabSpec, UnknownKeyIsAnErrorWithSuggestion) {
+  EXPECT_EQ(ErrorOf(Edit("technique:", "techniqe:")),
+            "lab.yaml:24: exercises[1].techniqe: unknown key (did you mean \"technique\"?)");
+  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true", "uses_barrier: true, colour: red")),
+            "lab.yaml:24: exercises[1].technique.colour: unknown key");
+}
+
+TEST(LabSpec, DuplicateKeyIsAnError) {
+  EXPECT_EQ(ErrorOf(Edit("tile: 16", "tile: 16\ntile: 32")), "lab.yaml:8: tile: key given twice");
+}
+
+TEST(LabSpec, MissingKeyNamesTheMapping) {
+  EXPECT_EQ(ErrorOf(Edit("    kernel: matmul_tiled_kernel\n", "")),
+            "lab.yaml:17: exercises[1]: missing key \"kernel\"");
+  EXPECT_EQ(ErrorOf(Edit("tile: 16\n", "")), "lab.yaml:1: tile: missing key \"tile\"");
+}
+
+TEST(LabSpec, ExerciseShapesMustNameAList) {
+  EXPECT_EQ(ErrorOf(Edit("shapes: any\n    exact", "shapes: anything\n    exact")),
+            "lab.yaml:22: exercises[1].shapes: no shape list named \"anything\" under `shapes`");
+}
+
+TEST(LabSpec, SpeedExerciseMustExistAndNotBeGiven) {
+  EXPECT_EQ(ErrorOf(Edit("exercise: tiled", "exercise: tiles")),
+            "lab.yaml:30: speed.exercise: no exercise with id \"tiles\"");
+  EXPECT_EQ(ErrorOf(Edit("exercise: tiled", "exercise: rows")),
+            "lab.yaml:30: speed.exercise: \"rows\" is given (the baseline): time an exercise the "
+            "student writes");
+}
+
+TEST(LabSpec, DimensionsAreAtLeastOne) {
+  EXPECT_EQ(ErrorOf(Edit("[29, 29, 29]", "[29, 0, 29]")),
+            "lab.yaml:28: shapes.any[1][1]: expected a positive integer, got 0");
+  EXPECT_EQ(ErrorOf(Edit("[29, 29, 29]", "[29, 29]")),
+            "lab.yaml:28: shapes.any[1]: expected [m, n, k], got a list of 2");
+}
+
+TEST(LabSpec, ExerciseIdsAreUnique) {
+  EXPECT_EQ(ErrorOf(Edit("id: tiled", "id: rows")),
+            "lab.yaml:17: exercises[1].id: exercise id \"rows\" is used twice\n"
+            "lab.yaml:30: speed.exercise: no exercise with id \"tiled\"");
+}
+
+TEST(LabSpec, StudentFilesStayInsideTheSubmission) {
+  EXPECT_EQ(ErrorOf(Edit("[matmul.cu]", "[../etc/passwd]")),
+            "lab.yaml:4: student_files[0]: \"../etc/passwd\" must be a relative path that stays "
+            "inside its folder");
+}
+
+TEST(LabSpec, ToleranceModelIsChecked) {
+  EXPECT_EQ(ErrorOf(Edit("nofma: exact", "nofma: loose")),
+            "lab.yaml:8: tolerance.nofma: expected forward_error or exact, got \"loose\"");
+}
+
+TEST(LabSpec, RepsAreChecked) {
+  EXPECT_EQ(ErrorOf(Edit("zero_at: 1.0", "zero_at: 1.0\n  reps: {min: 20, max: 5}")),
+            "lab.yaml:36: speed.reps: max (5) is smaller than min (20)");
+}
+
+TEST(LabSpec, ReportsEveryErrorInFileOrder) {
+  std::string yaml = Edit("tile: 16", "tile: sixteen");
+  yaml.replace(yaml.find("points: 30"), 10, "points: ten");
+  EXPECT_EQ(ErrorOf(yaml),
+            "lab.yaml:7: tile: expected a positive integer, got \"sixteen\"\n"
+            "lab.yaml:21: exercises[1].points: expected a non-negative integer, got \"ten\"");
+}
+
+TEST(LabSpec, SyntaxErrorHasLine) {
+  EXPECT_EQ(ErrorOf(Edit("title: Tiled", "title: [Tiled")).substr(0, 32),
+            "lab.yaml:19: YAML syntax error: ");
+}
+
+TEST(LabSpec, EmptyAndNonMappingFiles) {
+  EXPECT_EQ(ErrorOf(""), "lab.yaml: the file is empty");
+  EXPECT_EQ(ErrorOf("- a\n- b\n"),
+            "lab.yaml:1: (top level): expected a mapping, got a list");
+}
+
+TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {
+  EXPECT_EQ(LoadLabSpec("/nonexistent/03_x").error(),
+            "/nonexistent/03_x/lab.yaml: cannot open: No such file or directory");
+}
+
+}  // namespace
+}  // namespace labkit
