@@ -29,20 +29,22 @@ void CheckResult::Reset(const Shape& s, ToleranceModel m, const CheckOptions& op
   states.assign(count, ElementState::kUnchecked);
   reference.assign(options.keep_reference ? count : 0, 0.0);
   bound.assign(options.keep_reference ? count : 0, 0.0);
+  got.assign(options.keep_reference ? count : 0, 0.0f);
 }
 
-void CheckResult::Record(int64_t row, int64_t col, double expected, float got, double allowed,
+void CheckResult::Record(int64_t row, int64_t col, double expected, float value, double allowed,
                          bool right, const CheckOptions& options, uint64_t ulps) {
   const size_t at = static_cast<size_t>(row * shape.k + col);
   ++checked;
   if (!reference.empty()) {
     reference[at] = expected;
     bound[at] = allowed;
+    got[at] = value;
   }
   ElementState s = ElementState::kRight;
-  if (IsPoison(got)) {
+  if (IsPoison(value)) {
     s = ElementState::kPoison;  // never passes, whatever the reference
-  } else if (!std::isfinite(got)) {
+  } else if (!std::isfinite(value)) {
     s = ElementState::kNonFinite;
   } else if (!right) {
     s = ElementState::kWrong;
@@ -52,7 +54,7 @@ void CheckResult::Record(int64_t row, int64_t col, double expected, float got, d
   ++mismatches;
   if (s == ElementState::kPoison) ++poison;
   if (s == ElementState::kNonFinite) ++non_finite;
-  if (first.size() < options.keep_first) first.push_back({row, col, expected, got, allowed, s, ulps});
+  if (first.size() < options.keep_first) first.push_back({row, col, expected, value, allowed, s, ulps});
 }
 
 namespace {

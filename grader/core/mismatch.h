@@ -42,7 +42,7 @@ struct Mismatch {
 
 struct CheckOptions {
   size_t keep_first = 10;       // mismatches kept in CheckResult::first (all are counted)
-  bool keep_reference = true;   // keep per-element reference and bound (the diagnosis uses them)
+  bool keep_reference = true;   // keep per-element reference, bound and got (for the diagnosis)
   std::vector<int64_t> rows;    // rows of C to check; empty: all. Large timed outputs use a sample.
 };
 
@@ -57,6 +57,7 @@ struct CheckResult {
   std::vector<ElementState> states;  // m * k, row-major
   std::vector<double> reference;     // m * k when keep_reference, else empty
   std::vector<double> bound;         // m * k when keep_reference, else empty
+  std::vector<float> got;            // m * k when keep_reference, else empty
 
   bool passed() const { return mismatches == 0; }
   ElementState state(int64_t row, int64_t col) const { return states[row * shape.k + col]; }
@@ -64,7 +65,7 @@ struct CheckResult {
   // Starts a result for `shape`: every element kUnchecked.
   void Reset(const Shape& s, ToleranceModel m, const CheckOptions& options);
   // Records one compared element.
-  void Record(int64_t row, int64_t col, double expected, float got, double bound, bool right,
+  void Record(int64_t row, int64_t col, double expected, float value, double allowed, bool right,
               const CheckOptions& options, uint64_t ulps = 0);
 };
 

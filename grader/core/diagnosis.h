@@ -1,0 +1,76 @@
+// diagnosis: from a failed comparison to the message a student reads. Three parts:
+//   - the first few wrong elements: "expected 12.5 at row 17, column 3, got 0.0";
+//   - a map of C's TILE x TILE tiles: '#' wrong, '.' right, '?' never written (at most 32 x 32
+//     tiles are drawn; the message says when it is cropped);
+//   - the usual cause of the pattern, when one is recognised.
+// Each pattern is a small function of its own, tested on its own. They are hints, worded as
+// questions: a pattern can have another cause.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mismatch.h"
+
+namespace labkit {
+
+struct DiagnosisOptions {
+  size_t examples = 3;    // wrong elements quoted
+  int64_t max_tiles = 32; // tile map is cropped to max_tiles x max_tiles
+};
+
+struct Diagnosis {
+  std::string summary;                // "12 of 841 elements of C are wrong (3 never written)."
+  std::vector<std::string> examples;  // "expected 12.5 at row 17, column 3, got 0.0"
+  std::string tile_map;               // several lines; empty when C is a single tile
+  std::string cause;                  // "" when no pattern is recognised
+  std::string text;                   // all of the above, for the student
+};
+
+// `a` and `b` are the inputs; they are used only when `check` kept no reference
+// (CheckOptions::keep_reference false), to recompute it. Empty vectors are fine then too: the
+// patterns that need values are skipped.
+Diagnosis Diagnose(const CheckResult& check, const std::vector<float>& a,
+                   const std::vector<float>& b, int64_t tile, const DiagnosisOptions& options = {});
+
+// --- Parts, exposed for tests and for other messages ---
+
+// A number as a student would write it, with as few digits as tell it apart as a float:
+// 12.5, 0.0, -3.0, 0.1, 1e-08, NaN, Inf.
+std::string FormatNumber(double x);
+
+// "expected 12.5 at row 17, column 3, got 0.0" plus, when useful, the size of the error.
+std::string DescribeMismatch(const Mismatch& m, ToleranceModel model);
+
+// The tile map with its legend; empty when C is one tile.
+std::string TileMap(const CheckResult& check, int64_t tile, int64_t max_tiles = 32);
+
+// --- Patterns within one case (each needs check.mismatches > 0 to fire) ---
+
+// Every element still holds the harness's fill value.
+bool NothingWritten(const CheckResult& check);
+// Every wrong element holds the fill value, but some elements were written.
+bool SomeElementsUnwritten(const CheckResult& check);
+// Only the last, partial tile row (m % tile != 0) and/or tile column (k % tile != 0) is wrong,
+// and C has at least one full tile that is right.
+bool OnlyPartialTilesWrong(const CheckResult& check, int64_t tile);
+// C is square and equals the transpose of the reference (within its bounds), or its error pattern
+// is symmetric while some elements are right.
+bool LooksTransposed(const CheckResult& check);
+// Every wrong element is the same multiple f of its expected value (f != 1, at least 4 of them);
+// returns f.
+std::optional<double> ConstantFactor(const CheckResult& check);
+
+// --- Patterns across the cases of one exercise ---
+
+struct CaseSummary {
+  Shape shape;
+  bool passed = false;
+  bool differed_between_runs = false;  // same inputs, two runs, different bits
+};
+
+// The race / tile-loop / inner-partial-tile / boundary hints, or "" when none fits.
+std::string CauseAcrossCases(const std::vector<CaseSummary>& cases, int64_t tile);
+
+}  // namespace labkit
