@@ -1,0 +1,23 @@
+// emu-cxx's logic: a compiler launcher that sends C++/CUDA compiles through the CPU backend's
+// preprocess -> rewrite -> compile pipeline (compile_plan.h) and runs everything else unchanged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compile_plan.h"
+#include "process.h"
+
+namespace emu::cxx {
+
+struct Options {
+  EmuPaths paths;
+  bool keep_temporaries = false;  // leave OUT.emu.ii and OUT.emu.cpp for a look
+};
+
+// `command`: the compiler and its arguments. Returns the exit status of the first failing step,
+// or of the last one. The compiler's messages pass through untouched.
+int run_launcher(const std::vector<std::string>& command, const Options& options,
+                 CommandRunner& runner);
+
+}  // namespace emu::cxx

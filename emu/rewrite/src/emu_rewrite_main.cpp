@@ -1,0 +1,49 @@
+// emu-rewrite IN OUT: rewrites one preprocessed translation unit for the CPU backend (rewrite.h).
+// Warnings go to stderr; the exit status is non-zero only when a file cannot be read or written.
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "rewrite.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: emu-rewrite IN OUT   (IN: output of g++ -E; '-' for stdin/stdout)\n";
+    return 2;
+  }
+  const std::string in_path = argv[1], out_path = argv[2];
+  std::stringstream in;
+  if (in_path == "-") {
+    in << std::cin.rdbuf();
+  } else {
+    std::ifstream file(in_path, std::ios::binary);
+    if (!file) {
+      std::cerr << "emu-rewrite: cannot read " << in_path << "\n";
+      return 1;
+    }
+    in << file.rdbuf();
+  }
+  emu::rewrite::RewriteResult result;
+  try {
+    result = emu::rewrite::rewrite_source(in.str());
+  } catch (const std::exception& e) {
+    // Never expected; if it happens, fail loudly rather than compile unrewritten code.
+    std::cerr << "emu-rewrite: internal error on " << in_path << ": " << e.what() << "\n";
+    return 3;
+  }
+  for (const auto& w : result.warnings) std::cerr << emu::rewrite::format_warning(w) << "\n";
+  if (out_path == "-") {
+    std::cout << result.text;
+    return std::cout.flush() ? 0 : 1;
+  }
+  std::ofstream out(out_path, std::ios::binary);
+  out << result.text;
+  if (!out.flush()) {
+    std::cerr << "emu-rewrite: cannot write " << out_path << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,19 @@
+// Helpers for the rewrite tests: run the whole rewrite on a snippet.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "rewrite.h"
+
+namespace emu::rewrite::testing {
+
+inline std::string rewritten(std::string_view src) { return rewrite_source(src).text; }
+
+inline std::string warnings_of(std::string_view src) {
+  std::string out;
+  for (const Warning& w : rewrite_source(src).warnings) out += format_warning(w) + "\n";
+  return out;
+}
+
+}  // namespace emu::rewrite::testing

@@ -1,0 +1,1 @@
+#include "labkit_emu/cuda_emu.h"
