@@ -3,6 +3,7 @@
 // errors still name the student's file and line.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "process_util.h"
@@ -50,6 +51,23 @@ TEST(Pipeline, WritesTheDependencyFileOfThePreprocessingStep) {
   const CommandOutput deps = run_command("cat " + obj + ".d");
   EXPECT_NE(deps.output.find("sample.cu"), std::string::npos) << deps.output;
   EXPECT_NE(deps.output.find("cuda_emu.h"), std::string::npos) << deps.output;
+}
+
+TEST(RewriteTool, WarnsWithTheStudentsLineAndStillWritesItsOutput) {
+  const std::string in = kOutDir + "/tool_input.ii", out = kOutDir + "/tool_output.cpp";
+  std::ofstream(in) << "# 20 \"lab.cu\"\nk<<<1>>>(x);\n";
+  const CommandOutput r = run_command(EMU_REWRITE_PATH " " + in + " " + out);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.output,
+            "lab.cu:20: warning: emu-rewrite: expected '<<<grid, block[, shared_bytes[, "
+            "stream]]>>>(arguments)'; left unchanged\n");
+  EXPECT_EQ(run_command("cat " + out).output, "# 20 \"lab.cu\"\nk<<<1>>>(x);\n");
+}
+
+TEST(RewriteTool, FailsOnAMissingInput) {
+  const CommandOutput r = run_command(EMU_REWRITE_PATH " /nonexistent/x.ii " + kOutDir + "/x.cpp");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.output, "emu-rewrite: cannot read /nonexistent/x.ii\n");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 constexpr int kBlock = 8;
 
+void report(const int* values, int count, const int* sums);  // report.cpp, host-only
+
 // Reverses each block's slice through dynamic shared memory: every thread reads what another
 // thread wrote, so the barrier matters.
 __global__ void reverse_blocks(int* data) {
@@ -51,9 +53,7 @@ int main() {
   int out_sums[2];
   cudaMemcpy(host, data, n * sizeof(int), cudaMemcpyDeviceToHost);
   cudaMemcpy(out_sums, sums, 2 * sizeof(int), cudaMemcpyDeviceToHost);
-  std::printf("reversed:");
-  for (int v : host) std::printf(" %d", v);
-  std::printf("\nsums: %d %d\n", out_sums[0], out_sums[1]);
+  report(host, n, out_sums);
   cudaFree(data);
   cudaFree(sums);
   return 0;
