@@ -202,12 +202,14 @@ Diagnosis Diagnose(const CheckResult& check_in, const std::vector<float>& a,
   } else if (NothingWritten(check)) {
     d.cause = "Nothing was written to C: was the kernel launched, with the right grid?";
   } else if (tile > 0 && SomeElementsUnwritten(check)) {
-    d.cause = "Part of C was never written: is the grid large enough to cover all of C (round "
-              "up: (m + TILE - 1) / TILE blocks)?";
+    d.cause =
+        "Part of C was never written: is the grid large enough to cover all of C (round "
+        "up: (m + TILE - 1) / TILE blocks)?";
   } else if (tile > 0 && OnlyPartialTilesWrong(check, tile)) {
     // Before the transposition test: on a square C, a wrong last tile row and column is symmetric.
-    d.cause = "Only the last, partial tiles are wrong: boundary check, and partial tiles "
-              "zero-filled?";
+    d.cause =
+        "Only the last, partial tiles are wrong: boundary check, and partial tiles "
+        "zero-filled?";
   } else if (LooksTransposed(check)) {
     d.cause = "The result looks transposed: are the row and column indices swapped somewhere?";
   } else if (auto f = ConstantFactor(check)) {

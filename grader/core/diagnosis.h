@@ -16,8 +16,8 @@
 namespace labkit {
 
 struct DiagnosisOptions {
-  size_t examples = 3;    // wrong elements quoted
-  int64_t max_tiles = 32; // tile map is cropped to max_tiles x max_tiles
+  size_t examples = 3;     // wrong elements quoted
+  int64_t max_tiles = 32;  // tile map is cropped to max_tiles x max_tiles
 };
 
 struct Diagnosis {

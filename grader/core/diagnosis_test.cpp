@@ -66,11 +66,14 @@ TEST(Diagnosis, NothingWritten) {
   EXPECT_EQ(d.cause, "Nothing was written to C: was the kernel launched, with the right grid?");
   EXPECT_EQ(d.text,
             "841 of 841 elements of C are wrong (841 never written).\n"
-            "  expected " + FormatNumber(c.right[0]) +
+            "  expected " +
+                FormatNumber(c.right[0]) +
                 " at row 0, column 0, got NaN: never written (still the harness's fill value)\n"
-                "  expected " + FormatNumber(c.right[1]) +
+                "  expected " +
+                FormatNumber(c.right[1]) +
                 " at row 0, column 1, got NaN: never written (still the harness's fill value)\n"
-                "  expected " + FormatNumber(c.right[2]) +
+                "  expected " +
+                FormatNumber(c.right[2]) +
                 " at row 0, column 2, got NaN: never written (still the harness's fill value)\n"
                 "  ...\n"
                 "Tiles of C (16 x 16 elements; # wrong, . right, ? never written):\n"
@@ -100,8 +103,8 @@ TEST(Diagnosis, GridTooSmall) {
 TEST(Diagnosis, OnlyPartialTilesWrong) {
   const Case c({40, 7, 29});
   std::vector<float> got = c.right;
-  c.at(got, 35, 3) += 1;   // last tile row (rows 32..39)
-  c.at(got, 2, 28) += 1;   // last tile column (columns 16..28)
+  c.at(got, 35, 3) += 1;  // last tile row (rows 32..39)
+  c.at(got, 2, 28) += 1;  // last tile column (columns 16..28)
   const CheckResult r = c.Check(got);
   EXPECT_TRUE(OnlyPartialTilesWrong(r, 16));
   EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16).cause,
@@ -204,7 +207,9 @@ TEST(Diagnosis, AcrossCasesRace) {
 }
 
 TEST(Diagnosis, AcrossCasesTileLoop) {
-  EXPECT_EQ(CauseAcrossCases({{{16, 16, 16}, true}, {{64, 64, 64}, false}, {{48, 80, 32}, false},
+  EXPECT_EQ(CauseAcrossCases({{{16, 16, 16}, true},
+                              {{64, 64, 64}, false},
+                              {{48, 80, 32}, false},
                               {{128, 16, 256}, true}},
                              16),
             "Wrong only when n > TILE (16): check the loop over tiles: its bound, and how it "
@@ -212,18 +217,19 @@ TEST(Diagnosis, AcrossCasesTileLoop) {
 }
 
 TEST(Diagnosis, AcrossCasesInnerPartialTile) {
-  EXPECT_EQ(CauseAcrossCases({{{1, 1, 1}, false}, {{64, 64, 64}, true}, {{29, 29, 29}, false},
-                              {{48, 80, 32}, true}},
-                             16),
-            "Wrong only when n is not a multiple of TILE (16): the last tile along n must be "
-            "zero-filled where it runs past A and B.");
+  EXPECT_EQ(
+      CauseAcrossCases(
+          {{{1, 1, 1}, false}, {{64, 64, 64}, true}, {{29, 29, 29}, false}, {{48, 80, 32}, true}},
+          16),
+      "Wrong only when n is not a multiple of TILE (16): the last tile along n must be "
+      "zero-filled where it runs past A and B.");
 }
 
 TEST(Diagnosis, AcrossCasesBoundary) {
-  EXPECT_EQ(CauseAcrossCases({{{17, 16, 16}, false}, {{64, 64, 64}, true}, {{16, 16, 33}, false}},
-                             16),
-            "Wrong only when m or k is not a multiple of TILE (16): boundary check, and partial "
-            "tiles zero-filled?");
+  EXPECT_EQ(
+      CauseAcrossCases({{{17, 16, 16}, false}, {{64, 64, 64}, true}, {{16, 16, 33}, false}}, 16),
+      "Wrong only when m or k is not a multiple of TILE (16): boundary check, and partial "
+      "tiles zero-filled?");
 }
 
 TEST(Diagnosis, AcrossCasesNothingWhenMixed) {

@@ -44,7 +44,8 @@ uint64_t UlpDistance(float x, float y) {
 Result<CheckResult> CheckExact(const Shape& s, const std::vector<float>& a,
                                const std::vector<float>& b, const std::vector<float>& c,
                                const CheckOptions& options) {
-  if (Status st = ValidateProductArguments(s, a, b, c, options); !st.ok()) return MakeError(st.error());
+  if (Status st = ValidateProductArguments(s, a, b, c, options); !st.ok())
+    return MakeError(st.error());
   CheckResult result;
   result.Reset(s, ToleranceModel::kExact, options);
   for (int64_t r : RowsToCheck(s, options)) {

@@ -70,7 +70,8 @@ std::vector<float> DecodeFloats(const std::string& bytes) {
   std::vector<float> values(bytes.size() / 4);
   for (size_t i = 0; i < values.size(); ++i) {
     uint32_t u = 0;
-    for (int j = 0; j < 4; ++j) u |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[4 * i + j])) << (8 * j);
+    for (int j = 0; j < 4; ++j)
+      u |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[4 * i + j])) << (8 * j);
     values[i] = FloatFromBits(u);
   }
   return values;

@@ -14,9 +14,12 @@ TEST(Inputs, SameSeedAndCaseGiveSameBits) {
   const auto x = GenerateMatrix(42, "c3", "A", 17, 5, ValueKind::kFullMantissa);
   const auto y = GenerateMatrix(42, "c3", "A", 17, 5, ValueKind::kFullMantissa);
   EXPECT_EQ(EncodeFloats(x), EncodeFloats(y));
-  EXPECT_NE(EncodeFloats(x), EncodeFloats(GenerateMatrix(43, "c3", "A", 17, 5, ValueKind::kFullMantissa)));
-  EXPECT_NE(EncodeFloats(x), EncodeFloats(GenerateMatrix(42, "c4", "A", 17, 5, ValueKind::kFullMantissa)));
-  EXPECT_NE(EncodeFloats(x), EncodeFloats(GenerateMatrix(42, "c3", "B", 17, 5, ValueKind::kFullMantissa)));
+  EXPECT_NE(EncodeFloats(x),
+            EncodeFloats(GenerateMatrix(43, "c3", "A", 17, 5, ValueKind::kFullMantissa)));
+  EXPECT_NE(EncodeFloats(x),
+            EncodeFloats(GenerateMatrix(42, "c4", "A", 17, 5, ValueKind::kFullMantissa)));
+  EXPECT_NE(EncodeFloats(x),
+            EncodeFloats(GenerateMatrix(42, "c3", "B", 17, 5, ValueKind::kFullMantissa)));
   EXPECT_NE(MatrixSeed(1, "c1", "0A"), MatrixSeed(1, "c10", "A"));
 }
 

@@ -102,7 +102,8 @@ class MapView {
           std::initializer_list<const char*> known, bool free_keys = false)
       : c_(c), node_(node), path_(std::move(path)) {
     if (!node.IsMap()) {
-      c_.Fail(node, path_.empty() ? "(top level)" : path_, "expected a mapping, got " + Describe(node));
+      c_.Fail(node, path_.empty() ? "(top level)" : path_,
+              "expected a mapping, got " + Describe(node));
       valid_ = false;
       return;
     }
@@ -110,9 +111,8 @@ class MapView {
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node key = it->first;
       const std::string name = key.IsScalar() ? key.Scalar() : "?";
-      if (!free_keys && std::find_if(known.begin(), known.end(), [&](const char* k) {
-                          return name == k;
-                        }) == known.end()) {
+      if (!free_keys && std::find_if(known.begin(), known.end(),
+                                     [&](const char* k) { return name == k; }) == known.end()) {
         std::string what = "unknown key";
         const char* best = nullptr;
         size_t best_d = 3;  // suggest only close names
@@ -290,8 +290,8 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
 
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
   MapView m(c, n, path,
-            {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier",
-             "max_registers", "max_local_bytes"});
+            {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
+             "max_local_bytes"});
   if (!m.valid()) return std::nullopt;
   Technique t;
   auto bytes = [&](const char* key, std::optional<int64_t>& out) {
@@ -488,7 +488,8 @@ Result<LabSpec> Parse(const YAML::Node& root, Checker& c) {
         if (en.IsMap() && en["id"] && en["id"].IsScalar()) {
           const std::string id = en["id"].Scalar();
           if (!exercise_ids.insert(id).second)
-            c.Fail(en["id"], Index("exercises", i) + ".id", "exercise id \"" + id + "\" is used twice");
+            c.Fail(en["id"], Index("exercises", i) + ".id",
+                   "exercise id \"" + id + "\" is used twice");
         }
         if (auto e = ReadExercise(c, en, Index("exercises", i), spec.shapes, shape_names))
           spec.exercises.push_back(std::move(*e));
@@ -549,8 +550,8 @@ Result<LabSpec> ParseLabSpec(const std::string& yaml_text, const std::string& fi
     if (root.IsNull()) return MakeError(file_label + ": the file is empty");
     return Parse(root, c);
   } catch (const YAML::Exception& e) {
-    return MakeError(file_label + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " +
-                     e.msg);
+    return MakeError(file_label + ":" + std::to_string(e.mark.line + 1) +
+                     ": YAML syntax error: " + e.msg);
   } catch (const std::exception& e) {
     return MakeError(file_label + ": " + e.what());
   }
@@ -566,8 +567,8 @@ Result<LabSpec> LoadLabSpec(const std::string& lab_dir) {
   if (!spec) return spec;
   std::string folder = lab_dir;
   while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  folder = folder.substr(folder.find_last_of('/') == std::string::npos ? 0
-                                                                        : folder.find_last_of('/') + 1);
+  folder = folder.substr(
+      folder.find_last_of('/') == std::string::npos ? 0 : folder.find_last_of('/') + 1);
   if (spec->id != folder)
     return MakeError(path + ": id: \"" + spec->id + "\" does not match the lab's folder \"" +
                      folder + "\"");

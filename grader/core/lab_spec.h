@@ -39,10 +39,10 @@ struct Exercise {
   std::string kernel;    // kernel name (unmangled), for the resource report
   bool given = false;    // complete in the starter: not graded, the baseline for speed
   int64_t points = 0;
-  std::string shapes;    // name of an entry of LabSpec::shapes
+  std::string shapes;  // name of an entry of LabSpec::shapes
   bool exact_without_fma = false;
   std::optional<Technique> technique;
-  int line = 0;          // 1-based line in lab.yaml, for later messages
+  int line = 0;  // 1-based line in lab.yaml, for later messages
 };
 
 struct ShapeList {

@@ -189,8 +189,7 @@ TEST(LabSpec, SyntaxErrorHasLine) {
 
 TEST(LabSpec, EmptyAndNonMappingFiles) {
   EXPECT_EQ(ErrorOf(""), "lab.yaml: the file is empty");
-  EXPECT_EQ(ErrorOf("- a\n- b\n"),
-            "lab.yaml:1: (top level): expected a mapping, got a list");
+  EXPECT_EQ(ErrorOf("- a\n- b\n"), "lab.yaml:1: (top level): expected a mapping, got a list");
 }
 
 TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {

@@ -54,7 +54,8 @@ void CheckResult::Record(int64_t row, int64_t col, double expected, float value,
   ++mismatches;
   if (s == ElementState::kPoison) ++poison;
   if (s == ElementState::kNonFinite) ++non_finite;
-  if (first.size() < options.keep_first) first.push_back({row, col, expected, value, allowed, s, ulps});
+  if (first.size() < options.keep_first)
+    first.push_back({row, col, expected, value, allowed, s, ulps});
 }
 
 namespace {
@@ -88,8 +89,9 @@ Status ValidateProductArguments(const Shape& s, const std::vector<float>& a,
   if (s.m < 1 || s.n < 1 || s.k < 1)
     return MakeError("shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                      std::to_string(s.k) + " has a dimension below 1");
-  for (Status st : {CheckSize("A", a, s.m, s.n), CheckSize("B", b, s.n, s.k),
-                    CheckSize("C", c, s.m, s.k), CheckFinite("A", a, s.n), CheckFinite("B", b, s.k)})
+  for (Status st :
+       {CheckSize("A", a, s.m, s.n), CheckSize("B", b, s.n, s.k), CheckSize("C", c, s.m, s.k),
+        CheckFinite("A", a, s.n), CheckFinite("B", b, s.k)})
     if (!st.ok()) return st;
   for (int64_t r : options.rows)
     if (r < 0 || r >= s.m)

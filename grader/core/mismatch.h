@@ -34,26 +34,26 @@ struct Mismatch {
   int64_t col = 0;
   double expected = 0;  // the reference: exact-product sum in double, or the float sequential sum
   float got = 0;
-  double bound = 0;     // the largest allowed |got - expected|; 0 in the exact model
+  double bound = 0;  // the largest allowed |got - expected|; 0 in the exact model
   ElementState state = ElementState::kWrong;
-  uint64_t ulps = 0;    // exact model only: UlpDistance(got, expected)
+  uint64_t ulps = 0;  // exact model only: UlpDistance(got, expected)
   bool poison() const { return state == ElementState::kPoison; }
 };
 
 struct CheckOptions {
-  size_t keep_first = 10;       // mismatches kept in CheckResult::first (all are counted)
-  bool keep_reference = true;   // keep per-element reference, bound and got (for the diagnosis)
-  std::vector<int64_t> rows;    // rows of C to check; empty: all. Large timed outputs use a sample.
+  size_t keep_first = 10;      // mismatches kept in CheckResult::first (all are counted)
+  bool keep_reference = true;  // keep per-element reference, bound and got (for the diagnosis)
+  std::vector<int64_t> rows;   // rows of C to check; empty: all. Large timed outputs use a sample.
 };
 
 struct CheckResult {
-  Shape shape;                  // C is shape.m x shape.k
+  Shape shape;  // C is shape.m x shape.k
   ToleranceModel model = ToleranceModel::kForwardError;
-  int64_t checked = 0;          // elements compared
-  int64_t mismatches = 0;       // elements not right (wrong + non-finite + poison)
-  int64_t non_finite = 0;       // of which NaN/Inf other than the poison
-  int64_t poison = 0;           // of which the poison pattern
-  std::vector<Mismatch> first;  // the first keep_first mismatches in row-major order
+  int64_t checked = 0;               // elements compared
+  int64_t mismatches = 0;            // elements not right (wrong + non-finite + poison)
+  int64_t non_finite = 0;            // of which NaN/Inf other than the poison
+  int64_t poison = 0;                // of which the poison pattern
+  std::vector<Mismatch> first;       // the first keep_first mismatches in row-major order
   std::vector<ElementState> states;  // m * k, row-major
   std::vector<double> reference;     // m * k when keep_reference, else empty
   std::vector<double> bound;         // m * k when keep_reference, else empty

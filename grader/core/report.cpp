@@ -95,15 +95,14 @@ std::string FormatPoints(double points) {
 std::string FormatTerminal(const GradeResult& r, const TerminalOptions& o) {
   std::vector<Row> rows;
   for (const ExerciseResult& e : r.exercises)
-    rows.push_back({e.status, e.id, e.score, e.max_score,
-                    e.title + StatusSuffix(e.status)});
+    rows.push_back({e.status, e.id, e.score, e.max_score, e.title + StatusSuffix(e.status)});
   if (r.speed)
-    rows.push_back({r.speed->status, "speed", r.speed->score, r.speed->max_score,
-                    r.speed->exercise + (r.speed->status == GradeStatus::kNotMeasured
-                                             ? " (not measured)"
-                                             : r.speed->speedup > 0
-                                                   ? ", speedup " + FormatPoints(r.speed->speedup) + "x"
-                                                   : " (" + StatusWords(r.speed->status) + ")")});
+    rows.push_back(
+        {r.speed->status, "speed", r.speed->score, r.speed->max_score,
+         r.speed->exercise + (r.speed->status == GradeStatus::kNotMeasured ? " (not measured)"
+                              : r.speed->speedup > 0
+                                  ? ", speedup " + FormatPoints(r.speed->speedup) + "x"
+                                  : " (" + StatusWords(r.speed->status) + ")")});
   size_t id_w = 5, score_w = 1, max_w = 1;  // "total"
   for (const Row& row : rows) {
     id_w = std::max(id_w, row.id.size());
@@ -122,16 +121,17 @@ std::string FormatTerminal(const GradeResult& r, const TerminalOptions& o) {
   out += "seed       " + std::to_string(r.seed) + "\n\n";
   for (const Row& row : rows)
     out += Mark(row.status, o) + "  " + Pad(row.id, id_w) + "  " +
-           PadLeft(FormatPoints(row.score), score_w) + " / " + Pad(FormatPoints(row.max_score), max_w) +
-           "  " + row.what + "\n";
+           PadLeft(FormatPoints(row.score), score_w) + " / " +
+           Pad(FormatPoints(row.max_score), max_w) + "  " + row.what + "\n";
   out += std::string(mark_w, ' ') + "  " + Pad("total", id_w) + "  " +
          PadLeft(FormatPoints(r.total), score_w) + " / " + FormatPoints(r.max_total) +
          (r.speed_not_measured ? " (speed not measured)" : "") + "\n";
 
   for (const ExerciseResult& e : r.exercises) {
     if (e.message.empty() && e.notes.empty()) continue;
-    out += "\n" + e.id + (e.status == GradeStatus::kPassed ? "" : " (" + StatusWords(e.status) + ")") +
-           ":\n" + Indent(e.message, "  ");
+    out += "\n" + e.id +
+           (e.status == GradeStatus::kPassed ? "" : " (" + StatusWords(e.status) + ")") + ":\n" +
+           Indent(e.message, "  ");
     for (const std::string& n : e.notes) out += "  note: " + n + "\n";
   }
   if (r.speed && !r.speed->message.empty()) out += "\nspeed:\n" + Indent(r.speed->message, "  ");
@@ -194,7 +194,8 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
     auto status = [&](const nlohmann::json& o, const std::string& at) {
       where = at + ".status";
       const std::optional<GradeStatus> s = ParseGradeStatus(o.at("status").get<std::string>());
-      if (!s) throw std::runtime_error("unknown status \"" + o.at("status").get<std::string>() + "\"");
+      if (!s)
+        throw std::runtime_error("unknown status \"" + o.at("status").get<std::string>() + "\"");
       return *s;
     };
     where = "schema_version";
@@ -202,16 +203,18 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
       return MakeError("results: schema_version " + j.at("schema_version").dump() +
                        " is not the supported " + std::to_string(kResultsSchemaVersion));
     GradeResult r;
-    for (auto [key, field] : {std::pair{"lab", &r.lab}, {"lab_title", &r.lab_title},
-                              {"submission", &r.submission}, {"backend", &r.backend},
+    for (auto [key, field] : {std::pair{"lab", &r.lab},
+                              {"lab_title", &r.lab_title},
+                              {"submission", &r.submission},
+                              {"backend", &r.backend},
                               {"timestamp", &r.timestamp}}) {
       where = key;
       *field = j.at(key).get<std::string>();
     }
     where = "device";
     const nlohmann::json& d = j.at("device");
-    r.device = {d.at("name").get<std::string>(),    d.at("driver").get<std::string>(),
-                d.at("runtime").get<std::string>(), d.at("cc").get<std::string>(),
+    r.device = {d.at("name").get<std::string>(),     d.at("driver").get<std::string>(),
+                d.at("runtime").get<std::string>(),  d.at("cc").get<std::string>(),
                 d.at("sm_clock_mhz").get<int64_t>(), d.at("mem_clock_mhz").get<int64_t>()};
     where = "seed";
     r.seed = std::stoull(j.at("seed").get<std::string>());
@@ -281,8 +284,9 @@ nlohmann::json ToGradescope(const GradeResult& r, const GradescopeOptions& o) {
                      {"output", r.speed->message},
                      {"visibility", o.visibility}});
   std::string output = r.lab + ": " + FormatPoints(r.total) + " / " + FormatPoints(r.max_total) +
-                       (r.speed_not_measured ? " (speed not measured)" : "") + "\nbackend: " +
-                       r.backend + ", " + Describe(r.device) + "\nseed: " + std::to_string(r.seed);
+                       (r.speed_not_measured ? " (speed not measured)" : "") +
+                       "\nbackend: " + r.backend + ", " + Describe(r.device) +
+                       "\nseed: " + std::to_string(r.seed);
   return {{"score", r.total},
           {"execution_time", r.execution_time_seconds},
           {"output", output},

@@ -6,11 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "result.h"
 #include "scoring.h"
@@ -21,22 +20,22 @@ namespace labkit {
 constexpr int kResultsSchemaVersion = 1;
 
 struct DeviceInfo {
-  std::string name;     // "NVIDIA H100 80GB HBM3", or the modelled device on the CPU backend
-  std::string driver;   // "13.0"; empty when unknown
-  std::string runtime;  // "13.0"
-  std::string cc;       // compute capability, "9.0"
-  int64_t sm_clock_mhz = 0;   // 0 when unknown
+  std::string name;          // "NVIDIA H100 80GB HBM3", or the modelled device on the CPU backend
+  std::string driver;        // "13.0"; empty when unknown
+  std::string runtime;       // "13.0"
+  std::string cc;            // compute capability, "9.0"
+  int64_t sm_clock_mhz = 0;  // 0 when unknown
   int64_t mem_clock_mhz = 0;
 };
 
 struct GradeResult {
-  std::string lab;         // lab id
+  std::string lab;  // lab id
   std::string lab_title;
   std::string submission;  // the folder graded, as given on the command line
   std::string backend;     // "gpu" or "cpu"
   DeviceInfo device;
   uint64_t seed = 0;
-  std::string timestamp;   // ISO 8601 UTC, "2025-03-01T14:03:07Z"
+  std::string timestamp;  // ISO 8601 UTC, "2025-03-01T14:03:07Z"
   double execution_time_seconds = 0;
   std::vector<ExerciseResult> exercises;
   std::optional<SpeedResult> speed;

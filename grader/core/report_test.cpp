@@ -15,10 +15,18 @@ GradeResult Fixed() {
   r.seed = 12345;
   r.timestamp = "2025-03-01T14:03:07Z";
   r.execution_time_seconds = 41.5;
-  ExerciseResult tiled{"tiled", "Shared-memory tiles, sizes that are multiples of TILE",
-                       GradeStatus::kPassed, 30, 30, "", {}};
-  ExerciseResult any{"tiled_any", "Shared-memory tiles for any size (partial tiles zero-filled)",
-                     GradeStatus::kFailed, 0, 40,
+  ExerciseResult tiled{"tiled",
+                       "Shared-memory tiles, sizes that are multiples of TILE",
+                       GradeStatus::kPassed,
+                       30,
+                       30,
+                       "",
+                       {}};
+  ExerciseResult any{"tiled_any",
+                     "Shared-memory tiles for any size (partial tiles zero-filled)",
+                     GradeStatus::kFailed,
+                     0,
+                     40,
                      "wrong result in case 29 x 29 x 29 (m x n k):\n"
                      "expected 12.5 at row 17, column 3, got 0.0",
                      {"race check not run: no second thread order"}};
@@ -174,7 +182,8 @@ TEST(Report, JsonRoundTrip) {
 TEST(Report, JsonReaderNamesTheField) {
   nlohmann::json j = ToJson(Fixed());
   j["exercises"][1]["status"] = "sort of";
-  EXPECT_EQ(GradeResultFromJson(j).error(), "results: exercises[1].status: unknown status \"sort of\"");
+  EXPECT_EQ(GradeResultFromJson(j).error(),
+            "results: exercises[1].status: unknown status \"sort of\"");
   j = ToJson(Fixed());
   j.erase("total");
   EXPECT_EQ(GradeResultFromJson(j).error().substr(0, 16), "results: total: ");

@@ -34,11 +34,16 @@ Status ReadUsedItem(const std::string& item, KernelResources& k) {
   int64_t n = 0;
   if (!ToInt(m[2].str(), n)) return MakeError("cannot read the number in \"" + item + "\"");
   const std::string what = m[3].str(), unit = m[4].str();
-  if (what == "registers") k.registers = n;
-  else if (what == "barriers") k.barriers = n;
-  else if (unit == "smem") k.static_shared_bytes = n;
-  else if (unit.rfind("cmem[", 0) == 0) k.constant_bytes += n;
-  else if (unit == "lmem") k.local_bytes = std::max(k.local_bytes, n);  // older ptxas
+  if (what == "registers")
+    k.registers = n;
+  else if (what == "barriers")
+    k.barriers = n;
+  else if (unit == "smem")
+    k.static_shared_bytes = n;
+  else if (unit.rfind("cmem[", 0) == 0)
+    k.constant_bytes += n;
+  else if (unit == "lmem")
+    k.local_bytes = std::max(k.local_bytes, n);  // older ptxas
   return Status::Ok();
 }
 
@@ -50,7 +55,8 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text) {
   static const std::regex kFrame(
       R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex kUsed(R"(ptxas info\s*:\s*Used (.*)$)");
-  static const std::regex kModule(R"(ptxas info\s*:\s*(\d+) bytes gmem(, (\d+) bytes cmem\[\d+\])?)");
+  static const std::regex kModule(
+      R"(ptxas info\s*:\s*(\d+) bytes gmem(, (\d+) bytes cmem\[\d+\])?)");
 
   ResourceReport report;
   std::vector<bool> has_used;
@@ -193,8 +199,9 @@ std::string CheckTechnique(const ResourceReport& report, const std::string& kern
              " bytes of __shared__ memory; this exercise allows at most " +
              std::to_string(*t.max_static_shared_bytes);
     if (t.uses_barrier && *t.uses_barrier && k->barriers == 0)
-      return who + " never waits at __syncthreads(): threads would read a tile before the "
-                   "others have finished loading it";
+      return who +
+             " never waits at __syncthreads(): threads would read a tile before the "
+             "others have finished loading it";
     if (t.uses_barrier && !*t.uses_barrier && k->barriers > 0)
       return who + " uses a barrier (__syncthreads()), which this exercise does without";
     if (t.max_registers && k->registers > *t.max_registers)

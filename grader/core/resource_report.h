@@ -9,10 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "lab_spec.h"
 #include "result.h"
@@ -20,16 +19,16 @@
 namespace labkit {
 
 struct KernelResources {
-  std::string mangled;               // "_Z19matmul_tiled_kernelPKfS0_Pfiii"
-  std::string arch;                  // "sm_90"
-  int64_t registers = 0;             // per thread
-  int64_t barriers = 0;              // named barriers used (__syncthreads uses barrier 0)
-  int64_t static_shared_bytes = 0;   // "smem": __shared__ arrays (dynamic shared memory excluded)
-  int64_t local_bytes = 0;           // stack frame per thread, spill slots included
+  std::string mangled;              // "_Z19matmul_tiled_kernelPKfS0_Pfiii"
+  std::string arch;                 // "sm_90"
+  int64_t registers = 0;            // per thread
+  int64_t barriers = 0;             // named barriers used (__syncthreads uses barrier 0)
+  int64_t static_shared_bytes = 0;  // "smem": __shared__ arrays (dynamic shared memory excluded)
+  int64_t local_bytes = 0;          // stack frame per thread, spill slots included
   int64_t spill_store_bytes = 0;
   int64_t spill_load_bytes = 0;
-  int64_t constant_bytes = 0;        // sum of the kernel's cmem[i] (parameters, literals)
-  int64_t max_threads = 1024;        // MaxThreadsPerBlock(registers)
+  int64_t constant_bytes = 0;  // sum of the kernel's cmem[i] (parameters, literals)
+  int64_t max_threads = 1024;  // MaxThreadsPerBlock(registers)
 };
 
 struct ResourceReport {

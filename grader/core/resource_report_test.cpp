@@ -9,14 +9,16 @@ namespace {
 //
 //   #define TILE 16
 //   __constant__ float kScale[16];
-//   __global__ void matmul_tiled_kernel(const float* A, const float* B, float* C, int m, int n, int k) {
+//   __global__ void matmul_tiled_kernel(const float* A, const float* B, float* C, int m, int n, int
+//   k) {
 //     __shared__ float As[TILE][TILE];
 //     __shared__ float Bs[TILE][TILE];
 //     int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
 //     float acc = 0;
 //     for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
-//       As[threadIdx.y][threadIdx.x] = (r < m && t * TILE + threadIdx.x < n) ? A[r * n + t * TILE + threadIdx.x] : 0.f;
-//       Bs[threadIdx.y][threadIdx.x] = (c < k && t * TILE + threadIdx.y < n) ? B[(t * TILE + threadIdx.y) * k + c] : 0.f;
+//       As[threadIdx.y][threadIdx.x] = (r < m && t * TILE + threadIdx.x < n) ? A[r * n + t * TILE +
+//       threadIdx.x] : 0.f; Bs[threadIdx.y][threadIdx.x] = (c < k && t * TILE + threadIdx.y < n) ?
+//       B[(t * TILE + threadIdx.y) * k + c] : 0.f;
 //       __syncthreads();
 //       for (int i = 0; i < TILE; ++i) acc += As[threadIdx.y][i] * Bs[i][threadIdx.x];
 //       __syncthreads();
@@ -36,8 +38,10 @@ namespace {
 //   }
 //   template __global__ void tmpl_kernel<32>(float*);
 //   template __global__ void tmpl_kernel<64>(float*);
-//   __device__ __noinline__ float helper(float* p, int i) { float loc[64]; for (int j=0;j<64;++j) loc[j]=p[j*i]; return loc[i&63]; }
-//   __global__ void spill_kernel(float* x, int i) { volatile float big[256]; for (int j=0;j<256;++j) big[j]=x[j]; x[0]=big[i&255] + helper(x, i); }
+//   __device__ __noinline__ float helper(float* p, int i) { float loc[64]; for (int j=0;j<64;++j)
+//   loc[j]=p[j*i]; return loc[i&63]; }
+//   __global__ void spill_kernel(float* x, int i) { volatile float big[256]; for (int
+//   j=0;j<256;++j) big[j]=x[j]; x[0]=big[i&255] + helper(x, i); }
 // (sm_90 builds of CUDA 13.0 print no cmem figures; the sm_80 build below does.)
 const char* const kSm90 = R"(ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function '_Z12spill_kernelPfi' for 'sm_90'
@@ -96,7 +100,8 @@ ptxas info    : Used 32 registers, used 1 barriers, 2048 bytes smem, 388 bytes c
 )";
 
 // A kernel forced to spill: -maxrregcount=16, with ptxas's warnings on the same stream.
-const char* const kSpill = R"(ptxas warning : For profile sm_90 adjusting per thread register count of 16 to lower bound of 24
+const char* const kSpill =
+    R"(ptxas warning : For profile sm_90 adjusting per thread register count of 16 to lower bound of 24
 ptxas info    : Overriding maximum register limit 256 for '_Z12heavy_kernelPKfPf' with  24 of maxrregcount option
 ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function '_Z12heavy_kernelPKfPf' for 'sm_90'

@@ -20,7 +20,7 @@ inline Error MakeError(std::string message) { return Error{std::move(message)}; 
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit, like std::expected
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit, like std::expected
   Result(Error error) : v_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }

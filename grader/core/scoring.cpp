@@ -12,22 +12,32 @@ struct StatusName {
   const char* name;
 };
 constexpr StatusName kStatusNames[] = {
-    {GradeStatus::kPassed, "passed"},           {GradeStatus::kFailed, "failed"},
-    {GradeStatus::kNotMeasured, "not_measured"}, {GradeStatus::kCompileError, "compile_error"},
-    {GradeStatus::kCrashed, "crashed"},         {GradeStatus::kTimeout, "timeout"},
+    {GradeStatus::kPassed, "passed"},
+    {GradeStatus::kFailed, "failed"},
+    {GradeStatus::kNotMeasured, "not_measured"},
+    {GradeStatus::kCompileError, "compile_error"},
+    {GradeStatus::kCrashed, "crashed"},
+    {GradeStatus::kTimeout, "timeout"},
     {GradeStatus::kGraderError, "grader_error"},
 };
 
 // Which flavour's verdict speaks for the exercise: the most basic failure first.
 int Severity(GradeStatus s) {
   switch (s) {
-    case GradeStatus::kCompileError: return 6;
-    case GradeStatus::kGraderError: return 5;
-    case GradeStatus::kTimeout: return 4;
-    case GradeStatus::kCrashed: return 3;
-    case GradeStatus::kFailed: return 2;
-    case GradeStatus::kNotMeasured: return 1;
-    case GradeStatus::kPassed: return 0;
+    case GradeStatus::kCompileError:
+      return 6;
+    case GradeStatus::kGraderError:
+      return 5;
+    case GradeStatus::kTimeout:
+      return 4;
+    case GradeStatus::kCrashed:
+      return 3;
+    case GradeStatus::kFailed:
+      return 2;
+    case GradeStatus::kNotMeasured:
+      return 1;
+    case GradeStatus::kPassed:
+      return 0;
   }
   return 0;
 }
@@ -74,7 +84,8 @@ SpeedResult ScoreSpeed(const Speed& speed, const ExerciseResult* timed, const Sp
   r.reference_baseline_ms = m.reference_baseline_ms;
   if (m.kind == SpeedMeasurement::Kind::kNotMeasured) {
     r.status = GradeStatus::kNotMeasured;
-    r.message = m.message.empty() ? "Speed is measured on a GPU only: not measured here." : m.message;
+    r.message =
+        m.message.empty() ? "Speed is measured on a GPU only: not measured here." : m.message;
     return r;
   }
   if (!timed || timed->status != GradeStatus::kPassed) {
@@ -87,7 +98,8 @@ SpeedResult ScoreSpeed(const Speed& speed, const ExerciseResult* timed, const Sp
     r.message = m.message;
     return r;
   }
-  if (!(m.student_ms > 0 && m.baseline_ms > 0 && m.reference_ms > 0 && m.reference_baseline_ms > 0)) {
+  if (!(m.student_ms > 0 && m.baseline_ms > 0 && m.reference_ms > 0 &&
+        m.reference_baseline_ms > 0)) {
     r.status = GradeStatus::kGraderError;
     r.message = "the timing came back without usable times (a bug in the kit, not in your code)";
     return r;
@@ -146,9 +158,11 @@ Result<Scores> ScoreSubmission(const LabSpec& spec, const std::vector<ExerciseOu
     scores.max_total += scores.exercises.back().max_score;
   }
   if (spec.speed) {
-    auto timed = std::find_if(scores.exercises.begin(), scores.exercises.end(),
-                              [&](const ExerciseResult& r) { return r.id == spec.speed->exercise; });
-    scores.speed = ScoreSpeed(*spec.speed, timed == scores.exercises.end() ? nullptr : &*timed, speed);
+    auto timed =
+        std::find_if(scores.exercises.begin(), scores.exercises.end(),
+                     [&](const ExerciseResult& r) { return r.id == spec.speed->exercise; });
+    scores.speed =
+        ScoreSpeed(*spec.speed, timed == scores.exercises.end() ? nullptr : &*timed, speed);
     scores.total += scores.speed->score;
     scores.max_total += scores.speed->max_score;
     scores.speed_not_measured = scores.speed->status == GradeStatus::kNotMeasured;

@@ -52,7 +52,7 @@ struct SpeedMeasurement {
   enum class Kind { kMeasured, kNotMeasured, kFailed };
   Kind kind = Kind::kNotMeasured;
   double student_ms = 0;
-  double baseline_ms = 0;            // the kit's given kernel, same process as the student's
+  double baseline_ms = 0;  // the kit's given kernel, same process as the student's
   double reference_ms = 0;
   double reference_baseline_ms = 0;  // the kit's given kernel, same process as the reference's
   std::string message;               // why not measured, or what failed

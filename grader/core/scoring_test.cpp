@@ -70,7 +70,8 @@ TEST(Scoring, SpeedIsLinearBetweenZeroAtAndTarget) {
   EXPECT_EQ(s.speed->score, 7.89);
   EXPECT_EQ(s.total, 77.89);
   // s = 2.5, s_ref = 5: 30 * 1.5 / 3 = 15
-  EXPECT_EQ(Score({Passed("tiled"), Passed("tiled_any")}, Timed(0.8, 2.0, 0.4, 2.0)).speed->score, 15);
+  EXPECT_EQ(Score({Passed("tiled"), Passed("tiled_any")}, Timed(0.8, 2.0, 0.4, 2.0)).speed->score,
+            15);
 }
 
 TEST(Scoring, SpeedIsClamped) {

@@ -21,7 +21,8 @@ double ForwardErrorBound(int64_t n, double abs_sum) {
 Result<CheckResult> CheckForwardError(const Shape& s, const std::vector<float>& a,
                                       const std::vector<float>& b, const std::vector<float>& c,
                                       const CheckOptions& options) {
-  if (Status st = ValidateProductArguments(s, a, b, c, options); !st.ok()) return MakeError(st.error());
+  if (Status st = ValidateProductArguments(s, a, b, c, options); !st.ok())
+    return MakeError(st.error());
   CheckResult result;
   result.Reset(s, ToleranceModel::kForwardError, options);
   std::vector<double> sum(static_cast<size_t>(s.k)), abs_sum(static_cast<size_t>(s.k));

@@ -2,10 +2,10 @@
 //
 // Any float evaluation of a length-n dot product, in any order, with or without FMA, satisfies
 //   |c - c_exact| <= gamma_n * sum_i |a_ri * b_ic|,  gamma_n = n*u / (1 - n*u),  u = 2^-24
-// (Higham, Accuracy and Stability of Numerical Algorithms, 3.1). The reference is computed in double
-// from the exact products (a float times a float fits in a double), so its own error is at most
-// gamma_n(2^-53) * sum: that is added to the bound, so a correct result can never fail because the
-// reference is itself rounded. When the sum is 0 the bound is 0: only an exact zero passes.
+// (Higham, Accuracy and Stability of Numerical Algorithms, 3.1). The reference is computed in
+// double from the exact products (a float times a float fits in a double), so its own error is at
+// most gamma_n(2^-53) * sum: that is added to the bound, so a correct result can never fail because
+// the reference is itself rounded. When the sum is 0 the bound is 0: only an exact zero passes.
 #pragma once
 
 #include <vector>

@@ -43,7 +43,8 @@ TEST_P(ToleranceShapes, EveryFloatEvaluationOrderPasses) {
   const ProductInputs in = GenerateProductInputs(7, "c0", s, ValueKind::kFullMantissa);
   for (bool reverse : {false, true})
     for (bool fma : {false, true}) {
-      Result<CheckResult> r = CheckForwardError(s, in.a, in.b, ProductInOrder(s, in.a, in.b, reverse, fma));
+      Result<CheckResult> r =
+          CheckForwardError(s, in.a, in.b, ProductInOrder(s, in.a, in.b, reverse, fma));
       ASSERT_TRUE(r.ok()) << r.error();
       EXPECT_TRUE(r->passed()) << "reverse=" << reverse << " fma=" << fma << " first mismatch at "
                                << r->first[0].row << "," << r->first[0].col;
@@ -69,7 +70,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ToleranceShapes,
 
 TEST(Tolerance, OneUlpOffOnASingleProductFails) {
   // 1 x 1: c = a*b, the bound is about u*|ab|, one ulp of 1.0 is 2u.
-  Result<CheckResult> r = CheckForwardError({1, 1, 1}, {1.0f}, {1.0f}, {std::nextafterf(1.0f, 2.0f)});
+  Result<CheckResult> r =
+      CheckForwardError({1, 1, 1}, {1.0f}, {1.0f}, {std::nextafterf(1.0f, 2.0f)});
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->first.size(), 1u);
   const Mismatch& m = r->first[0];
