@@ -1,0 +1,117 @@
+// Device-side builtins: the thread/block coordinates, barriers, and the math and misc intrinsics
+// that lab kernels use, as plain host functions.
+#pragma once
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "labkit_emu/vector_types.h"
+
+// The coordinates of the CUDA thread running now. They are real thread-local variables (not
+// macros): the scheduler stores the next thread's coordinates before switching to its fiber, and
+// since a block's fibers never leave their OS thread, reading them is one TLS load.
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
+extern __thread dim3 blockDim;
+extern __thread dim3 gridDim;
+constexpr int warpSize = 32;
+
+namespace emu::detail {
+enum class BarrierOp { plain, count, all, any };
+// Blocks the calling CUDA thread until every thread of its block reaches a barrier; returns the
+// count/and/or of the predicates for the __syncthreads_* variants.
+int barrier_block(const char* file, int line, BarrierOp op, int predicate);
+// __syncwarp: the same for the 32 threads of the caller's warp.
+void barrier_warp(const char* file, int line);
+void thread_fence();
+}  // namespace emu::detail
+
+// Macros so that a barrier knows its source line: divergence reports name it.
+#define __syncthreads() \
+  ((void)::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::plain, 0))
+#define __syncthreads_count(pred) \
+  ::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::count, (pred) ? 1 : 0)
+#define __syncthreads_and(pred) \
+  ::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::all, (pred) ? 1 : 0)
+#define __syncthreads_or(pred) \
+  ::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::any, (pred) ? 1 : 0)
+// The mask is ignored: every live thread of the warp takes part.
+#define __syncwarp(...) ::emu::detail::barrier_warp(__FILE__, __LINE__)
+
+inline void __threadfence() { ::emu::detail::thread_fence(); }
+inline void __threadfence_block() { ::emu::detail::thread_fence(); }
+inline void __threadfence_system() { ::emu::detail::thread_fence(); }
+
+// CUDA's min/max accept mixed argument types (int with unsigned, float with double, ...) and
+// return their common type; std::min would refuse them. Constrained to arithmetic types so that
+// std::min/max on anything else are untouched; for equal types std::min is chosen when both are
+// visible (it is more specialised) and returns the same value.
+template <class A, class B,
+          std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, int> = 0>
+inline std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class A, class B,
+          std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, int> = 0>
+inline std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+
+// Intrinsics: the CPU computes them exactly (IEEE), which is within CUDA's documented error.
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __frcp_rn(float a) { return 1.0f / a; }
+inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }
+inline double rsqrt(double a) { return 1.0 / sqrt(a); }
+inline float __expf(float a) { return expf(a); }
+inline float __logf(float a) { return logf(a); }
+inline float __sinf(float a) { return sinf(a); }
+inline float __cosf(float a) { return cosf(a); }
+inline float __powf(float a, float b) { return powf(a, b); }
+inline float __saturatef(float a) { return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a); }
+inline int __float2int_rn(float a) { return static_cast<int>(nearbyintf(a)); }
+inline int __float2int_rz(float a) { return static_cast<int>(a); }
+inline float __int2float_rn(int a) { return static_cast<float>(a); }
+inline int __float_as_int(float a) {
+  int r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+inline float __int_as_float(int a) {
+  float r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+inline unsigned int __float_as_uint(float a) { return static_cast<unsigned>(__float_as_int(a)); }
+inline float __uint_as_float(unsigned int a) { return __int_as_float(static_cast<int>(a)); }
+inline int __popc(unsigned int a) { return __builtin_popcount(a); }
+inline int __popcll(unsigned long long a) { return __builtin_popcountll(a); }
+inline int __clz(int a) { return a == 0 ? 32 : __builtin_clz(static_cast<unsigned>(a)); }
+inline int __ffs(int a) { return __builtin_ffs(a); }
+inline unsigned int __brev(unsigned int a) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((a >> i) & 1u) << (31 - i);
+  return r;
+}
+inline int __mul24(int a, int b) { return a * b; }
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
+
+// __ldg only routes the load through the read-only cache on the GPU.
+template <class T>
+inline T __ldg(const T* p) {
+  return *p;
+}
+
+// clock64(): a cycle-like counter for kernels that time themselves. clock() is not redefined:
+// std::clock from <ctime> already works in device code on the CPU.
+long long clock64();

@@ -1,0 +1,115 @@
+// What the emu rewriter turns CUDA syntax into (docs/DESIGN.md, "CPU backend (emu) contract"):
+//   k<<<g, b, smem, s>>>(args...)        -> ::emu::launch(k, g, b, smem, s, args...)
+//   __shared__ T name[N];                -> auto& name = ::emu::block_shared<T[N], ID>();
+//   extern __shared__ T name[];          -> T* name = ::emu::dynamic_shared<T>();
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "labkit_emu/runtime_types.h"
+#include "labkit_emu/vector_types.h"
+
+namespace emu {
+namespace detail {
+
+// A pointer-typed kernel argument, checked against the device allocations before the launch.
+struct PointerArgument {
+  int index;
+  const void* value;
+};
+
+// One launch with the kernel and its argument types erased, so that the scheduler is ordinary
+// library code: run_thread(closure) runs the kernel body for the current CUDA thread.
+struct LaunchRequest {
+  const void* kernel;
+  dim3 grid;
+  dim3 block;
+  size_t dynamic_smem;
+  cudaStream_t stream;
+  void (*run_thread)(const void* closure);
+  const void* closure;
+  const PointerArgument* pointers;
+  int pointer_count;
+};
+void launch(const LaunchRequest& request);
+
+// Per-OS-thread state the shared-memory accessors read: the generation of the running block
+// (incremented for every block) and the launch's dynamic shared memory.
+extern __thread uint64_t block_generation;
+extern __thread unsigned char* dynamic_smem_base;
+
+template <class... P>
+struct Closure {
+  void (*kernel)(P...);
+  std::tuple<std::decay_t<P>...> params;
+
+  // A real call converts each argument to its parameter type; so does calling this.
+  static std::tuple<std::decay_t<P>...> convert(std::decay_t<P>... p) { return {p...}; }
+  static void run(const void* self) {
+    auto* c = static_cast<const Closure*>(self);
+    std::apply(c->kernel, c->params);  // copies: each CUDA thread gets its own parameters
+  }
+};
+
+template <class... P, class... Args>
+void launch_function(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                     Args&&... args) {
+  static_assert(sizeof...(P) == sizeof...(Args), "kernel launched with the wrong argument count");
+  using C = Closure<P...>;
+  C closure{kernel, C::convert(std::forward<Args>(args)...)};
+
+  PointerArgument pointers[sizeof...(P) + 1];
+  int count = 0;
+  std::apply(
+      [&](const auto&... p) {
+        int index = 0;
+        auto note = [&](const auto& value) {
+          if constexpr (std::is_pointer_v<std::decay_t<decltype(value)>>) {
+            pointers[count++] = PointerArgument{index, static_cast<const void*>(value)};
+          }
+          ++index;
+        };
+        (note(p), ...);
+      },
+      closure.params);
+  launch(LaunchRequest{reinterpret_cast<const void*>(kernel), grid, block, smem, stream, &C::run,
+                       &closure, pointers, count});
+}
+
+// Storage with the alignment of T but without running its constructor: CUDA never constructs
+// __shared__ variables, and the bytes are poisoned anyway.
+template <class T>
+struct alignas(alignof(T) > 16 ? alignof(T) : 16) RawStorage {
+  unsigned char bytes[sizeof(T)];
+};
+}  // namespace detail
+
+template <class K, class... Args>
+void launch(K kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, Args&&... args) {
+  detail::launch_function(kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+}
+
+// One block runs at a time on an OS thread, so thread-local storage is the block's storage; it is
+// poisoned with 0xFF (NaN for floats) the first time each block touches it.
+template <class T, int Id>
+T& block_shared() {
+  static thread_local detail::RawStorage<T> storage;
+  static thread_local uint64_t generation = 0;
+  if (generation != detail::block_generation) {
+    std::memset(storage.bytes, 0xFF, sizeof storage.bytes);
+    generation = detail::block_generation;
+  }
+  return *reinterpret_cast<T*>(storage.bytes);
+}
+
+// The launch's dynamic shared memory (poisoned before each block). It ends at a guard page, so an
+// access past the launch's byte count faults and is reported.
+template <class T>
+T* dynamic_shared() {
+  return reinterpret_cast<T*>(detail::dynamic_smem_base);
+}
+}  // namespace emu

@@ -1,0 +1,92 @@
+#include "block_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "config.h"
+
+namespace emu::detail {
+namespace {
+
+class BlockPool {
+ public:
+  void run(LaunchState& launch, uint64_t block_count, unsigned helpers) {
+    std::lock_guard<std::mutex> one_launch_at_a_time(launch_mutex_);
+    while (threads_.size() < helpers) {
+      threads_.emplace_back([this] { serve(); });
+      threads_.back().detach();  // the pool lives as long as the process
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      launch_ = &launch;
+      block_count_ = block_count;
+      next_.store(0);
+      busy_ = static_cast<unsigned>(threads_.size());
+      ++generation_;
+    }
+    start_.notify_all();
+    drain(launch, block_count);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return busy_ == 0; });
+    launch_ = nullptr;
+  }
+
+ private:
+  void drain(LaunchState& launch, uint64_t block_count) {
+    Worker& worker = Worker::local();
+    for (;;) {
+      const uint64_t block = next_.fetch_add(1);
+      if (block >= block_count || launch.failed.load(std::memory_order_relaxed)) return;
+      worker.run_block(launch, block);
+    }
+  }
+
+  void serve() {
+    uint64_t seen = 0;
+    for (;;) {
+      LaunchState* launch;
+      uint64_t count;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        start_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        launch = launch_;
+        count = block_count_;
+      }
+      drain(*launch, count);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--busy_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex launch_mutex_;
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  uint64_t generation_ = 0;
+  LaunchState* launch_ = nullptr;
+  uint64_t block_count_ = 0;
+  std::atomic<uint64_t> next_{0};
+  unsigned busy_ = 0;
+};
+}  // namespace
+
+void run_blocks(LaunchState& launch, uint64_t block_count) {
+  const unsigned helpers =
+      static_cast<unsigned>(std::min<uint64_t>(config().threads, block_count)) - 1;
+  if (helpers == 0) {
+    // One OS thread is enough: skip the hand-over.
+    Worker& worker = Worker::local();
+    for (uint64_t b = 0; b < block_count && !launch.failed.load(std::memory_order_relaxed); ++b) {
+      worker.run_block(launch, b);
+    }
+    return;
+  }
+  static BlockPool* pool = new BlockPool();  // never destroyed: its threads are detached
+  pool->run(launch, block_count, helpers);
+}
+}  // namespace emu::detail

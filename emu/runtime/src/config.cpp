@@ -1,0 +1,53 @@
+#include "config.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace emu::detail {
+
+bool parse_order(const char* text, Order* order, uint64_t* seed) {
+  if (std::strcmp(text, "forward") == 0) {
+    *order = Order::forward;
+  } else if (std::strcmp(text, "reverse") == 0) {
+    *order = Order::reverse;
+  } else if (std::strncmp(text, "random:", 7) == 0 && text[7] != '\0') {
+    char* end = nullptr;
+    unsigned long long value = std::strtoull(text + 7, &end, 10);
+    if (*end != '\0') return false;
+    *order = Order::random;
+    *seed = value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+Config load() {
+  Config c;
+  if (const char* order = std::getenv("LABKIT_EMU_ORDER"); order && *order) {
+    if (!parse_order(order, &c.order, &c.seed)) {
+      std::fprintf(stderr, "labkit-emu: LABKIT_EMU_ORDER=%s is not forward, reverse or random:SEED;"
+                   " using forward\n", order);
+    }
+  }
+  c.threads = std::thread::hardware_concurrency();
+  if (const char* threads = std::getenv("LABKIT_EMU_THREADS"); threads && *threads) {
+    c.threads = static_cast<unsigned>(std::strtoul(threads, nullptr, 10));
+  }
+  if (c.threads == 0) c.threads = 1;
+  if (const char* device = std::getenv("LABKIT_EMU_DEVICE"); device && *device) c.device = device;
+  if (const char* kernels = std::getenv("LABKIT_EMU_KERNELS")) c.kernels_path = kernels;
+  return c;
+}
+}  // namespace
+
+Config& mutable_config() {
+  static Config c = load();
+  return c;
+}
+
+const Config& config() { return mutable_config(); }
+}  // namespace emu::detail

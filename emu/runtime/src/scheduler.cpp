@@ -1,0 +1,351 @@
+#include "scheduler.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "diagnostics.h"
+#include "faults.h"
+#include "guards.h"
+
+namespace emu::detail {
+
+__thread uint64_t block_generation = 0;
+__thread unsigned char* dynamic_smem_base = nullptr;
+
+namespace {
+// The worker running a block on this OS thread (null outside kernels): the barrier builtins and
+// the fault handler find the running CUDA thread through it.
+__thread Worker* running_worker = nullptr;
+
+// Large enough for every modelled device's opt-in limit (227 KiB on H100).
+constexpr size_t kDynamicSmemRegion = 256 * 1024;
+
+uint3 unflatten(uint64_t linear, dim3 extent) {
+  return uint3{static_cast<unsigned>(linear % extent.x),
+               static_cast<unsigned>(linear / extent.x % extent.y),
+               static_cast<unsigned>(linear / (uint64_t{extent.x} * extent.y))};
+}
+
+// SplitMix64: a small, well-mixed generator, so that a (seed, block, phase) triple always gives
+// the same permutation whichever OS thread runs the block.
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::string thread_ranges(const std::vector<unsigned>& threads) {
+  constexpr int kMaxRanges = 8;
+  std::string out = threads.size() == 1 ? "thread " : "threads ";
+  int ranges = 0;
+  for (size_t i = 0; i < threads.size();) {
+    size_t j = i;
+    while (j + 1 < threads.size() && threads[j + 1] == threads[j] + 1) ++j;
+    if (ranges == kMaxRanges) {
+      out += ", ...";
+      break;
+    }
+    if (ranges++ > 0) out += ", ";
+    out += std::to_string(threads[i]);
+    if (j > i) out += "-" + std::to_string(threads[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+bool same_place(const char* file_a, int line_a, const char* file_b, int line_b) {
+  return line_a == line_b && (file_a == file_b || std::strcmp(file_a, file_b) == 0);
+}
+}  // namespace
+
+Worker::Worker() : fibers_(config().fiber_stack_bytes) { ensure_alternate_signal_stack(); }
+
+Worker::~Worker() {
+  if (smem_region_end_ != nullptr) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    munmap(smem_region_end_ - kDynamicSmemRegion, kDynamicSmemRegion + page);
+  }
+}
+
+Worker& Worker::local() {
+  static thread_local Worker worker;
+  return worker;
+}
+
+Worker* Worker::running() { return running_worker; }
+
+size_t Worker::dynamic_smem_bytes() const { return smem_bytes_; }
+
+void Worker::prepare_dynamic_smem(size_t bytes) {
+  if (smem_region_end_ == nullptr) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* map = mmap(nullptr, kDynamicSmemRegion + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) std::abort();
+    smem_region_end_ = static_cast<unsigned char*>(map) + kDynamicSmemRegion;
+    mprotect(smem_region_end_, page, PROT_NONE);
+    const auto guard = reinterpret_cast<uintptr_t>(smem_region_end_);
+    register_guard(guard, guard + page, GuardKind::dynamic_shared);
+  }
+  // The launch's bytes end at the guard page (rounded to 16 for alignment), so reading past them
+  // faults like a cudaMalloc buffer does.
+  smem_bytes_ = bytes;
+  dynamic_smem_base = smem_region_end_ - (bytes + 15) / 16 * 16;
+  std::memset(dynamic_smem_base, 0xFF, bytes);
+}
+
+void Worker::make_order(std::vector<unsigned>& threads, unsigned phase) {
+  // `threads` arrives in ascending order.
+  switch (launch_->order) {
+    case Order::forward:
+      break;
+    case Order::reverse:
+      std::reverse(threads.begin(), threads.end());
+      break;
+    case Order::random: {
+      uint64_t state = launch_->seed;
+      state = splitmix(state) ^ block_linear_;
+      state = splitmix(state) ^ phase;
+      for (size_t i = threads.size(); i > 1; --i) {
+        std::swap(threads[i - 1], threads[splitmix(state) % i]);
+      }
+      break;
+    }
+  }
+}
+
+void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
+  const LaunchRequest& request = *launch.request;
+  launch_ = &launch;
+  block_linear_ = block_linear;
+  running_worker = this;
+  blockDim = request.block;
+  gridDim = request.grid;
+  blockIdx = unflatten(block_linear, request.grid);
+  ++block_generation;
+  prepare_dynamic_smem(request.dynamic_smem);
+
+  const unsigned n = launch.threads_per_block;
+  slots_.resize(n);
+  for (unsigned t = 0; t < n; ++t) {
+    slots_[t] = Slot{unflatten(t, request.block), State::unstarted, false, BarrierOp::plain, 0,
+                     nullptr, 0, nullptr};
+  }
+  queue_.resize(n);
+  std::iota(queue_.begin(), queue_.end(), 0u);
+  make_order(queue_, 0);
+  queue_next_ = 0;
+  while (queue_next_ < n) start_runner();
+
+  for (unsigned phase = 1; !launch.failed.load(std::memory_order_relaxed) && resolve_barriers();
+       ++phase) {
+    make_order(released_, phase);
+    for (unsigned t : released_) resume(t);
+  }
+  reset_fibers();
+  running_worker = nullptr;
+  launch_ = nullptr;
+}
+
+void Worker::runner_entry(ctx::transfer_t from) {
+  auto* w = static_cast<Worker*>(from.data);
+  w->scheduler_ = from.fctx;
+  Fiber* const me = w->running_;
+  // Runs queued threads one after the other until one of them stops at a barrier: that thread
+  // keeps this fiber, and when it finishes later the loop ends because another runner took over.
+  while (w->active_runner_ == me && w->queue_next_ < w->queue_.size()) {
+    const unsigned t = w->queue_[w->queue_next_++];
+    w->enter_thread(t);
+    w->slots_[t].fiber = me;
+    w->launch_->request->run_thread(w->launch_->request->closure);
+    w->slots_[t].state = State::done;
+  }
+  w->finished_ = me;
+  ctx::jump_fcontext(w->scheduler_, nullptr);
+  __builtin_unreachable();  // a finished fiber is never resumed
+}
+
+void Worker::enter_thread(unsigned t) {
+  current_ = t;
+  slots_[t].state = State::running;
+  threadIdx = slots_[t].index;
+}
+
+void Worker::start_runner() {
+  Fiber* f = fibers_.acquire(&Worker::runner_entry);
+  active_runner_ = f;
+  running_ = f;
+  after_switch(ctx::jump_fcontext(f->context, this));
+}
+
+void Worker::resume(unsigned t) {
+  Slot& s = slots_[t];
+  enter_thread(t);
+  running_ = s.fiber;
+  after_switch(ctx::jump_fcontext(s.fiber->context, this));
+}
+
+void Worker::after_switch(ctx::transfer_t back) {
+  if (finished_ != nullptr) {
+    fibers_.release(finished_);
+    finished_ = nullptr;
+    return;
+  }
+  // The thread that ran stopped at a barrier: it keeps the fiber it ran on.
+  running_->context = back.fctx;
+  slots_[current_].fiber = running_;
+  if (active_runner_ == running_) active_runner_ = nullptr;
+}
+
+void Worker::suspend_current() {
+  ctx::transfer_t back = ctx::jump_fcontext(scheduler_, nullptr);
+  scheduler_ = back.fctx;
+}
+
+int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) {
+  Slot& s = slots_[current_];
+  s.state = State::waiting;
+  s.at_warp_barrier = false;
+  s.op = op;
+  s.predicate = predicate;
+  s.file = file;
+  s.line = line;
+  suspend_current();
+  switch (op) {
+    case BarrierOp::count:
+      return barrier_count_;
+    case BarrierOp::all:
+      return barrier_count_ == barrier_live_ ? 1 : 0;
+    case BarrierOp::any:
+      return barrier_count_ > 0 ? 1 : 0;
+    case BarrierOp::plain:
+      break;
+  }
+  return 0;
+}
+
+void Worker::wait_warp(const char* file, int line) {
+  Slot& s = slots_[current_];
+  s.state = State::waiting;
+  s.at_warp_barrier = true;
+  s.file = file;
+  s.line = line;
+  suspend_current();
+}
+
+bool Worker::resolve_barriers() {
+  released_.clear();
+  const unsigned n = static_cast<unsigned>(slots_.size());
+  bool any_live = false;
+  // A warp whose every live thread waits at __syncwarp goes on first.
+  for (unsigned w0 = 0; w0 < n; w0 += 32) {
+    const unsigned end = std::min(n, w0 + 32);
+    bool waiting = false, all_waiting = true;
+    for (unsigned t = w0; t < end; ++t) {
+      const Slot& s = slots_[t];
+      if (s.state == State::done) continue;
+      any_live = true;
+      if (s.state == State::waiting && s.at_warp_barrier) {
+        waiting = true;
+      } else {
+        all_waiting = false;
+      }
+    }
+    if (waiting && all_waiting) {
+      for (unsigned t = w0; t < end; ++t) {
+        if (slots_[t].state == State::waiting) released_.push_back(t);
+      }
+    }
+  }
+  if (!any_live) return false;
+  if (!released_.empty()) return true;
+
+  // __syncthreads: every thread of the block, none returned, all at the same line.
+  int count = 0;
+  for (const Slot& s : slots_) {
+    if (s.state != State::waiting || s.at_warp_barrier ||
+        !same_place(s.file, s.line, slots_[0].file, slots_[0].line)) {
+      report_divergence();
+      launch_->failed.store(true);
+      return false;
+    }
+    count += s.predicate;
+  }
+  barrier_count_ = count;
+  barrier_live_ = static_cast<int>(n);
+  released_.resize(n);
+  std::iota(released_.begin(), released_.end(), 0u);
+  return true;
+}
+
+void Worker::report_divergence() {
+  struct Group {
+    std::string what;
+    std::vector<unsigned> threads;
+  };
+  std::vector<Group> groups;
+  std::vector<std::string> lines;
+  for (unsigned t = 0; t < slots_.size(); ++t) {
+    const Slot& s = slots_[t];
+    std::string what = "have returned";
+    if (s.state == State::waiting) {
+      std::string place = std::string(s.file) + ":" + std::to_string(s.line);
+      what = std::string(s.at_warp_barrier ? "wait at __syncwarp at " : "wait at the barrier at ") +
+             place;
+      if (std::find(lines.begin(), lines.end(), place) == lines.end()) lines.push_back(place);
+    }
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.what == what; });
+    if (g == groups.end()) {
+      groups.push_back(Group{what, {}});
+      g = groups.end() - 1;
+    }
+    g->threads.push_back(t);
+  }
+  std::string detail;
+  for (const Group& g : groups) {
+    if (!detail.empty()) detail += " while ";
+    detail += thread_ranges(g.threads) + " " + g.what;
+  }
+  std::vector<const char*> line_ptrs;
+  for (const std::string& l : lines) line_ptrs.push_back(l.c_str());
+
+  JsonLine json("divergent_barrier");
+  json.str("kernel", launch_->kernel_name).dims("block", blockIdx).str("detail", detail.c_str());
+  json.strs("lines", line_ptrs.data(), static_cast<int>(line_ptrs.size()));
+  const std::string human = std::string("divergent barrier in ") + launch_->kernel_name +
+                            ", block (" + std::to_string(blockIdx.x) + "," +
+                            std::to_string(blockIdx.y) + "," + std::to_string(blockIdx.z) +
+                            "): " + detail;
+  emit(json, human.c_str());
+}
+
+void Worker::reset_fibers() {
+  // Threads abandoned at a divergent barrier still hold fibers; their stacks are simply reused.
+  for (Slot& s : slots_) {
+    if (s.state == State::waiting && s.fiber != nullptr) fibers_.release(s.fiber);
+    s.fiber = nullptr;
+  }
+  active_runner_ = nullptr;
+}
+
+// The barrier builtins. Outside a kernel (host code) they do nothing, as there is nothing to wait
+// for.
+int barrier_block(const char* file, int line, BarrierOp op, int predicate) {
+  Worker* w = running_worker;
+  if (w == nullptr) return predicate;
+  return w->wait_block(file, line, op, predicate);
+}
+
+void barrier_warp(const char* file, int line) {
+  if (Worker* w = running_worker) w->wait_warp(file, line);
+}
+
+void thread_fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+}  // namespace emu::detail

@@ -1,0 +1,100 @@
+// Runs the blocks of a launch. Each CUDA thread is a fiber; a block's fibers stay on one OS thread
+// and run one at a time, in the order LABKIT_EMU_ORDER asks for, from one barrier to the next
+// (a "phase"). After each phase the waiting threads are checked: all at the same __syncthreads,
+// or whole warps at __syncwarp, are released; anything else is a divergent barrier, reported and
+// ending the launch with a sticky cudaErrorLaunchFailure instead of hanging.
+//
+// Fast path: threads start on a "runner" fiber that calls the kernel for one thread after the
+// other. Only a thread that reaches a barrier keeps the runner as its own fiber (a new runner
+// takes over the rest), so a barrier-free kernel costs one fiber per block, not one per thread.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "config.h"
+#include "fiber.h"
+#include "labkit_emu/device_functions.h"
+#include "labkit_emu/launch.h"
+
+namespace emu::detail {
+
+struct LaunchState {
+  const LaunchRequest* request = nullptr;
+  const char* kernel_name = "";
+  unsigned threads_per_block = 0;
+  Order order = Order::forward;
+  uint64_t seed = 0;
+  std::atomic<bool> failed{false};  // a block found a divergent barrier: stop the others
+};
+
+class Worker {
+ public:
+  Worker();
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // The calling OS thread's worker.
+  static Worker& local();
+  // The worker running a block on this OS thread, or null outside kernels.
+  static Worker* running();
+
+  void run_block(LaunchState& launch, uint64_t block_linear);
+
+  // Called from kernel code through the barrier builtins.
+  int wait_block(const char* file, int line, BarrierOp op, int predicate);
+  void wait_warp(const char* file, int line);
+
+  // For the fault handler.
+  const LaunchState* launch() const { return launch_; }
+  size_t dynamic_smem_bytes() const;
+  const unsigned char* dynamic_smem_end() const { return smem_region_end_; }
+
+ private:
+  enum class State : uint8_t { unstarted, running, waiting, done };
+  struct Slot {
+    uint3 index;
+    State state;
+    bool at_warp_barrier;
+    BarrierOp op;
+    int predicate;
+    const char* file;
+    int line;
+    Fiber* fiber;
+  };
+
+  static void runner_entry(ctx::transfer_t from);
+  void prepare_dynamic_smem(size_t bytes);
+  void make_order(std::vector<unsigned>& threads, unsigned phase);
+  void start_runner();
+  void resume(unsigned thread);
+  void after_switch(ctx::transfer_t back);
+  void enter_thread(unsigned thread);
+  void suspend_current();
+  // Releases the threads that may go on into released_; false when the block is over (finished
+  // or divergent).
+  bool resolve_barriers();
+  void report_divergence();
+  void reset_fibers();
+
+  FiberPool fibers_;
+  LaunchState* launch_ = nullptr;
+  uint64_t block_linear_ = 0;
+  std::vector<Slot> slots_;
+  std::vector<unsigned> queue_;  // phase 0: the threads not started yet, in run order
+  size_t queue_next_ = 0;
+  std::vector<unsigned> released_;
+  Fiber* active_runner_ = nullptr;
+  Fiber* running_ = nullptr;
+  Fiber* finished_ = nullptr;  // set by a fiber that ran out of threads to run
+  unsigned current_ = 0;
+  ctx::fcontext_t scheduler_ = nullptr;
+  int barrier_count_ = 0;  // the __syncthreads_count/and/or result of the last release
+  int barrier_live_ = 0;
+  // Dynamic shared memory: a region that ends at a guard page; a launch uses its top bytes.
+  unsigned char* smem_region_end_ = nullptr;
+  size_t smem_bytes_ = 0;
+};
+
+}  // namespace emu::detail

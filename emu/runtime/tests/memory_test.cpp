@@ -1,0 +1,172 @@
+// Memory: copy directions, pitched and 2-D copies, and out-of-bounds accesses caught by the guard
+// pages (death tests: the process reports and exits with status 86).
+#include <unistd.h>
+
+#include <cmath>
+
+#include "test_util.h"
+
+namespace emu_test {
+
+TEST(Memcpy, DirectionsThatMatchThePointersWork) {
+  std::vector<int> host = {1, 2, 3, 4}, back(4, 0);
+  int *a = nullptr, *b = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, sizeof(int) * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, sizeof(int) * 4), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(a, host.data(), 16, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(b, a, 16, cudaMemcpyDeviceToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(back.data(), b, 16, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, host);
+  EXPECT_EQ(cudaMemcpy(back.data(), b, 16, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(cudaMemcpyAsync(b, host.data(), 16, cudaMemcpyHostToDevice, 0), cudaSuccess);
+  EXPECT_EQ(cudaMemset(b, 0, 16), cudaSuccess);
+  EXPECT_EQ(to_host(b, 4), std::vector<int>(4, 0));
+  cudaFree(a);
+  cudaFree(b);
+}
+
+TEST(Memcpy, ContradictoryDirectionIsBadCopy) {
+  std::vector<int> host(4, 0);
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, sizeof(int) * 4), cudaSuccess);
+  size_t mark = report_size();
+  // The classic swap of arguments: destination and source exchanged.
+  EXPECT_EQ(cudaMemcpy(host.data(), d, 16, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  std::string report = report_since(mark);
+  EXPECT_NE(report.find("{\"kind\": \"bad_copy\", \"call\": \"cudaMemcpy\", \"detail\": "
+                        "\"cudaMemcpyHostToDevice but the destination is not device memory\"}"),
+            std::string::npos)
+      << report;
+  mark = report_size();
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 16, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_NE(report_since(mark).find("the destination is device memory"), std::string::npos);
+  mark = report_size();
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 20, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_NE(report_since(mark).find("starts at offset 0 of a 16-byte buffer and runs past its end"),
+            std::string::npos);
+  EXPECT_EQ(cudaMemset(host.data(), 0, 16), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(d, host.data(), 16, static_cast<cudaMemcpyKind>(7)),
+            cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaFree(host.data()), cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  cudaFree(d);
+}
+
+TEST(Memcpy, PitchedAllocationAnd2DCopies) {
+  const size_t width = 5, height = 3;  // floats
+  float* d = nullptr;
+  size_t pitch = 0;
+  ASSERT_EQ(cudaMallocPitch(&d, &pitch, width * sizeof(float), height), cudaSuccess);
+  EXPECT_EQ(pitch, 512u);
+  std::vector<float> host(width * height);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i);
+  ASSERT_EQ(cudaMemcpy2D(d, pitch, host.data(), width * sizeof(float), width * sizeof(float),
+                         height, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  // Row 2 starts one pitch further, not one row of floats further.
+  EXPECT_EQ(to_host(reinterpret_cast<float*>(reinterpret_cast<char*>(d) + 2 * pitch), 1)[0], 10.0f);
+  // Copy the middle 3 columns back.
+  std::vector<float> sub(3 * height);
+  ASSERT_EQ(cudaMemcpy2D(sub.data(), 3 * sizeof(float), d + 1, pitch, 3 * sizeof(float), height,
+                         cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(sub, (std::vector<float>{1, 2, 3, 6, 7, 8, 11, 12, 13}));
+  EXPECT_EQ(cudaMemcpy2D(sub.data(), 4, d, pitch, 8, 1, cudaMemcpyDeviceToHost),
+            cudaErrorInvalidPitchValue);
+  (void)cudaGetLastError();
+  cudaFree(d);
+}
+
+TEST(Memory, FreshDeviceMemoryIsPoisoned) {
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 3 * sizeof(float)), cudaSuccess);
+  EXPECT_TRUE(std::isnan(to_host(d, 3)[2]));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(d) % 4, 0u);
+  cudaFree(d);
+  void* p = reinterpret_cast<void*>(1);
+  EXPECT_EQ(cudaMalloc(&p, 0), cudaSuccess);
+  EXPECT_EQ(p, nullptr);
+}
+
+__global__ void copy_with_overrun(const float* in, float* out, int n, int read_extra,
+                                  int write_extra) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n + read_extra) out[i < n ? i : 0] = in[i];
+  if (i < n + write_extra) out[i] = 1.0f;
+}
+
+// 29 x 29 floats: 3364 bytes, the size in docs/DESIGN.md's example.
+constexpr int kN = 29 * 29;
+
+void launch_overrun(int read_extra, int write_extra) {
+  float *in = nullptr, *out = nullptr;
+  cudaMalloc(&in, kN * sizeof(float));
+  cudaMalloc(&out, kN * sizeof(float));
+  emu::launch(copy_with_overrun, (kN + 127) / 128, 128, 0, 0, in, out, kN, read_extra,
+              write_extra);
+  cudaDeviceSynchronize();
+}
+
+using MemoryDeathTest = testing::Test;
+
+TEST(MemoryDeathTest, ReadOnePastTheEndIsCaught) {
+  const size_t mark = report_size();
+  EXPECT_EXIT(launch_overrun(1, 0), testing::ExitedWithCode(86),
+              "out_of_bounds: read at byte offset 3364 of a 3364-byte buffer in kernel "
+              "_ZN8emu_test17copy_with_overrun");
+  const std::string report = report_since(mark);
+  EXPECT_NE(report.find("{\"kind\": \"out_of_bounds\", \"access\": \"read\", \"address\": \"0x"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("\"buffer_bytes\": 3364, \"offset\": 3364, \"kernel\": "
+                        "\"_ZN8emu_test17copy_with_overrunEPKfPfiii\", \"block\": [6, 0, 0], "
+                        "\"thread\": [73, 0, 0], \"pc\": \"0x"),
+            std::string::npos)
+      << report;
+}
+
+TEST(MemoryDeathTest, WriteFarPastTheEndIsCaught) {
+  const size_t mark = report_size();
+  EXPECT_EXIT(launch_overrun(0, 29 * 16), testing::ExitedWithCode(86),
+              "out_of_bounds: write at byte offset 3364 ");
+  EXPECT_NE(report_since(mark).find("\"access\": \"write\""), std::string::npos);
+}
+
+__global__ void write_before_start(float* out) { out[-1] = 3.0f; }
+
+TEST(Memory, WriteJustBeforeTheStartIsAGuardOverwrite) {
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 64), cudaSuccess);
+  const size_t mark = report_size();
+  emu::launch(write_before_start, 1, 1, 0, 0, d);
+  const std::string report = report_since(mark);
+  EXPECT_NE(report.find("{\"kind\": \"guard_overwritten\""), std::string::npos) << report;
+  EXPECT_NE(report.find("\"buffer_bytes\": 64, \"offset\": -4"), std::string::npos) << report;
+  // Reported once, not again at cudaFree.
+  const size_t mark2 = report_size();
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+  EXPECT_EQ(report_since(mark2), "");
+}
+
+__global__ void recurse(int depth, int* sink) {
+  volatile char frame[512];
+  frame[0] = static_cast<char>(depth);
+  if (depth > 0) recurse(depth - 1, sink);
+  *sink += frame[0];
+}
+
+TEST(MemoryDeathTest, FiberStackOverflowIsCaught) {
+  int* sink = nullptr;
+  ASSERT_EQ(cudaMalloc(&sink, sizeof(int)), cudaSuccess);
+  const size_t mark = report_size();
+  EXPECT_EXIT(
+      {
+        emu::launch(recurse, 1, 1, 0, 0, 100000, sink);
+        cudaDeviceSynchronize();
+      },
+      testing::ExitedWithCode(86), "stack_overflow");
+  EXPECT_NE(report_since(mark).find("{\"kind\": \"stack_overflow\", \"kernel\": "),
+            std::string::npos);
+}
+}  // namespace emu_test
