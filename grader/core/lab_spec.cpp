@@ -4,259 +4,17 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <fstream>
-#include <initializer_list>
 #include <set>
 #include <sstream>
+
+#include "yaml_fields.h"
 
 namespace labkit {
 namespace {
 
-int LineOf(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  return mark.line < 0 ? 0 : mark.line + 1;  // yaml-cpp counts from 0
-}
-
-bool LooksNumeric(const std::string& s) {
-  double d;
-  return YAML::convert<double>::decode(YAML::Node(s), d);
-}
-
-// What a node is, for "expected X, got Y".
-std::string Describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-      return "nothing";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a mapping";
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      return LooksNumeric(s) ? s : "\"" + s + "\"";
-    }
-    default:
-      return "an undefined value";
-  }
-}
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-struct Problem {
-  int line;
-  std::string message;
-};
-
-class Checker {
- public:
-  explicit Checker(std::string label) : label_(std::move(label)) {}
-
-  void Fail(const YAML::Node& at, const std::string& path, const std::string& what) {
-    FailAtLine(LineOf(at), path, what);
-  }
-  void FailAtLine(int line, const std::string& path, const std::string& what) {
-    problems_.push_back({line, label_ + ":" + std::to_string(line) + ": " + path + ": " + what});
-  }
-  bool ok() const { return problems_.empty(); }
-  std::string Joined() {
-    std::stable_sort(problems_.begin(), problems_.end(),
-                     [](const Problem& a, const Problem& b) { return a.line < b.line; });
-    std::string out;
-    for (const Problem& p : problems_) out += (out.empty() ? "" : "\n") + p.message;
-    return out;
-  }
-
- private:
-  std::string label_;
-  std::vector<Problem> problems_;
-};
-
-std::string Join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-std::string Index(const std::string& path, size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
-
-// A mapping whose keys have been checked against the known ones: unknown and repeated keys are
-// reported once, here, and lookups afterwards are plain.
-class MapView {
- public:
-  // `known` empty with `free_keys`: any key is allowed (named lists such as `shapes`).
-  MapView(Checker& c, const YAML::Node& node, std::string path,
-          std::initializer_list<const char*> known, bool free_keys = false)
-      : c_(c), node_(node), path_(std::move(path)) {
-    if (!node.IsMap()) {
-      c_.Fail(node, path_.empty() ? "(top level)" : path_,
-              "expected a mapping, got " + Describe(node));
-      valid_ = false;
-      return;
-    }
-    std::set<std::string> seen;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node key = it->first;
-      const std::string name = key.IsScalar() ? key.Scalar() : "?";
-      if (!free_keys && std::find_if(known.begin(), known.end(),
-                                     [&](const char* k) { return name == k; }) == known.end()) {
-        std::string what = "unknown key";
-        const char* best = nullptr;
-        size_t best_d = 3;  // suggest only close names
-        for (const char* k : known) {
-          const size_t d = EditDistance(name, k);
-          if (d < best_d) best_d = d, best = k;
-        }
-        if (best) what += std::string(" (did you mean \"") + best + "\"?)";
-        c_.Fail(key, Join(path_, name), what);
-        continue;
-      }
-      if (!seen.insert(name).second) {
-        c_.Fail(key, Join(path_, name), "key given twice");
-        continue;
-      }
-      entries_.push_back({name, it->second});
-      keys_.push_back(key);
-    }
-  }
-
-  size_t size() const { return entries_.size(); }
-  const std::string& key(size_t i) const { return entries_[i].first; }
-  const YAML::Node& key_node(size_t i) const { return keys_[i]; }
-  const YAML::Node& value(size_t i) const { return entries_[i].second; }
-
-  bool valid() const { return valid_; }
-  const std::string& path() const { return path_; }
-  std::string Path(const std::string& key) const { return Join(path_, key); }
-
-  // The value under `key`, or nothing (no error).
-  std::optional<YAML::Node> Get(const std::string& key) const {
-    for (const auto& e : entries_)
-      if (e.first == key) return e.second;
-    return std::nullopt;
-  }
-  // The value under `key`; reports "missing key" at the mapping when absent.
-  std::optional<YAML::Node> Require(const std::string& key) const {
-    std::optional<YAML::Node> v = Get(key);
-    if (!v && valid_) c_.Fail(node_, path_.empty() ? key : path_, "missing key \"" + key + "\"");
-    return v;
-  }
-
- private:
-  Checker& c_;
-  YAML::Node node_;
-  std::string path_;
-  bool valid_ = true;
-  std::vector<std::pair<std::string, YAML::Node>> entries_;
-  std::vector<YAML::Node> keys_;
-};
-
-std::optional<std::string> ReadString(Checker& c, const YAML::Node& n, const std::string& path) {
-  if (!n.IsScalar()) {
-    c.Fail(n, path, "expected a string, got " + Describe(n));
-    return std::nullopt;
-  }
-  if (n.Scalar().empty()) {
-    c.Fail(n, path, "must not be empty");
-    return std::nullopt;
-  }
-  return n.Scalar();
-}
-
-std::optional<int64_t> ReadInt(Checker& c, const YAML::Node& n, const std::string& path,
-                               int64_t min) {
-  long long v = 0;
-  if (!n.IsScalar() || !YAML::convert<long long>::decode(n, v) || v < min) {
-    const std::string kind = min == 0   ? "a non-negative integer"
-                             : min == 1 ? "a positive integer"
-                                        : "an integer >= " + std::to_string(min);
-    c.Fail(n, path, "expected " + kind + ", got " + Describe(n));
-    return std::nullopt;
-  }
-  return static_cast<int64_t>(v);
-}
-
-// A finite number; > min when `exclusive`, else >= min.
-std::optional<double> ReadNumber(Checker& c, const YAML::Node& n, const std::string& path,
-                                 double min, bool exclusive) {
-  double v = 0;
-  const bool good = n.IsScalar() && YAML::convert<double>::decode(n, v) && std::isfinite(v) &&
-                    (exclusive ? v > min : v >= min);
-  if (!good) {
-    std::ostringstream kind;
-    kind << "a number " << (exclusive ? "> " : ">= ") << min;
-    c.Fail(n, path, "expected " + kind.str() + ", got " + Describe(n));
-    return std::nullopt;
-  }
-  return v;
-}
-
-std::optional<bool> ReadBool(Checker& c, const YAML::Node& n, const std::string& path) {
-  bool v = false;
-  if (!n.IsScalar() || !YAML::convert<bool>::decode(n, v)) {
-    c.Fail(n, path, "expected true or false, got " + Describe(n));
-    return std::nullopt;
-  }
-  return v;
-}
-
-bool IsIdentifier(const std::string& s, bool allow_dash) {
-  if (s.empty()) return false;
-  for (char ch : s) {
-    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || ch == '_' || (allow_dash && ch == '-');
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// Names used in file names and messages: letters, digits, '_' and '-'.
-std::optional<std::string> ReadName(Checker& c, const YAML::Node& n, const std::string& path) {
-  std::optional<std::string> s = ReadString(c, n, path);
-  if (s && !IsIdentifier(*s, true)) {
-    c.Fail(n, path, "\"" + *s + "\" may hold only letters, digits, '_' and '-'");
-    return std::nullopt;
-  }
-  return s;
-}
-
-std::optional<std::string> ReadCIdentifier(Checker& c, const YAML::Node& n,
-                                           const std::string& path) {
-  std::optional<std::string> s = ReadString(c, n, path);
-  if (s && (!IsIdentifier(*s, false) || ((*s)[0] >= '0' && (*s)[0] <= '9'))) {
-    c.Fail(n, path, "\"" + *s + "\" is not a C++ identifier");
-    return std::nullopt;
-  }
-  return s;
-}
-
-// A path inside the lab or submission folder: relative, without "..".
-std::optional<std::string> ReadRelativePath(Checker& c, const YAML::Node& n,
-                                            const std::string& path) {
-  std::optional<std::string> s = ReadString(c, n, path);
-  if (!s) return s;
-  const bool escapes = (*s)[0] == '/' || *s == ".." || s->rfind("../", 0) == 0 ||
-                       s->find("/../") != std::string::npos ||
-                       (s->size() >= 3 && s->compare(s->size() - 3, 3, "/..") == 0);
-  if (escapes) {
-    c.Fail(n, path, "\"" + *s + "\" must be a relative path that stays inside its folder");
-    return std::nullopt;
-  }
-  return s;
-}
+using namespace yaml_fields;  // the Read* functions and their helpers
 
 // [m, n, k], each >= 1.
 std::optional<Shape> ReadShape(Checker& c, const YAML::Node& n, const std::string& path) {
@@ -270,13 +28,6 @@ std::optional<Shape> ReadShape(Checker& c, const YAML::Node& n, const std::strin
   for (size_t i = 0; i < 3; ++i) d[i] = ReadInt(c, n[i], Index(path, i), 1);
   if (!d[0] || !d[1] || !d[2]) return std::nullopt;
   return Shape{*d[0], *d[1], *d[2]};
-}
-
-template <class T, class F>
-void IfPresent(const std::optional<YAML::Node>& n, F read, T& out) {
-  if (!n) return;
-  auto v = read(*n);
-  if (v) out = *v;
 }
 
 std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const std::string& path) {
@@ -294,14 +45,11 @@ std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const st
              "max_local_bytes"});
   if (!m.valid()) return std::nullopt;
   Technique t;
-  auto bytes = [&](const char* key, std::optional<int64_t>& out) {
-    if (auto v = m.Get(key)) out = ReadInt(c, *v, m.Path(key), 0);
-  };
-  bytes("min_static_shared_bytes", t.min_static_shared_bytes);
-  bytes("max_static_shared_bytes", t.max_static_shared_bytes);
-  bytes("max_local_bytes", t.max_local_bytes);
-  if (auto v = m.Get("max_registers")) t.max_registers = ReadInt(c, *v, m.Path("max_registers"), 1);
-  if (auto v = m.Get("uses_barrier")) t.uses_barrier = ReadBool(c, *v, m.Path("uses_barrier"));
+  m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);
+  m.Optional("max_static_shared_bytes", IntAtLeast(0), t.max_static_shared_bytes);
+  m.Optional("max_local_bytes", IntAtLeast(0), t.max_local_bytes);
+  m.Optional("max_registers", IntAtLeast(1), t.max_registers);
+  m.Optional("uses_barrier", ReadBool, t.uses_barrier);
   if (t.min_static_shared_bytes && t.max_static_shared_bytes &&
       *t.min_static_shared_bytes > *t.max_static_shared_bytes)
     c.Fail(*m.Get("max_static_shared_bytes"), m.Path("max_static_shared_bytes"),
@@ -342,31 +90,21 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
   if (!m.valid()) return std::nullopt;
   Exercise e;
   e.line = LineOf(n);
-  auto req = [&](const char* key, auto read, auto& out) {
-    if (auto v = m.Require(key))
-      if (auto r = read(c, *v, m.Path(key))) out = *r;
-  };
-  req("id", ReadName, e.id);
-  req("title", ReadString, e.title);
-  req("function", ReadCIdentifier, e.function);
-  req("kernel", ReadCIdentifier, e.kernel);
-  if (auto v = m.Require("points"))
-    if (auto r = ReadInt(c, *v, m.Path("points"), 0)) e.points = *r;
-  if (auto v = m.Get("given"))
-    if (auto r = ReadBool(c, *v, m.Path("given"))) e.given = *r;
-  if (auto v = m.Get("exact_without_fma"))
-    if (auto r = ReadBool(c, *v, m.Path("exact_without_fma"))) e.exact_without_fma = *r;
-  if (auto v = m.Get("technique")) e.technique = ReadTechnique(c, *v, m.Path("technique"));
-  if (auto v = m.Require("shapes")) {
-    if (auto r = ReadString(c, *v, m.Path("shapes"))) {
-      e.shapes = *r;
-      const bool defined = std::any_of(shapes.begin(), shapes.end(),
-                                       [&](const ShapeList& l) { return l.name == *r; });
-      // A list that exists but had errors is not reported a second time.
-      if (!defined && !shape_names_seen.count(*r))
-        c.Fail(*v, m.Path("shapes"), "no shape list named \"" + *r + "\" under `shapes`");
-    }
-  }
+  m.Required("id", ReadName, e.id);
+  m.Required("title", ReadString, e.title);
+  m.Required("function", ReadCIdentifier, e.function);
+  m.Required("kernel", ReadCIdentifier, e.kernel);
+  m.Required("points", IntAtLeast(0), e.points);
+  m.Optional("given", ReadBool, e.given);
+  m.Optional("exact_without_fma", ReadBool, e.exact_without_fma);
+  m.Optional("technique", ReadTechnique, e.technique);
+  m.Required("shapes", ReadString, e.shapes);
+  const bool defined = std::any_of(shapes.begin(), shapes.end(),
+                                   [&](const ShapeList& l) { return l.name == e.shapes; });
+  // A list that exists but had errors is not reported a second time.
+  if (!e.shapes.empty() && !defined && !shape_names_seen.count(e.shapes))
+    c.Fail(*m.Get("shapes"), m.Path("shapes"),
+           "no shape list named \"" + e.shapes + "\" under `shapes`");
   return e;
 }
 
@@ -376,38 +114,28 @@ std::optional<Speed> ReadSpeed(Checker& c, const YAML::Node& n, const std::vecto
             {"exercise", "points", "size", "input_sets", "full_at", "zero_at", "reps"});
   if (!m.valid()) return std::nullopt;
   Speed s;
-  if (auto v = m.Require("exercise")) {
-    if (auto r = ReadString(c, *v, m.Path("exercise"))) {
-      s.exercise = *r;
-      auto it = std::find_if(exs.begin(), exs.end(), [&](const Exercise& e) { return e.id == *r; });
-      if (it == exs.end() && !exercise_ids_seen.count(*r))
-        c.Fail(*v, m.Path("exercise"), "no exercise with id \"" + *r + "\"");
-      else if (it != exs.end() && it->given)
-        c.Fail(*v, m.Path("exercise"),
-               "\"" + *r + "\" is given (the baseline): time an exercise the student writes");
-    }
+  m.Required("exercise", ReadString, s.exercise);
+  if (!s.exercise.empty()) {
+    auto it =
+        std::find_if(exs.begin(), exs.end(), [&](const Exercise& e) { return e.id == s.exercise; });
+    if (it == exs.end() && !exercise_ids_seen.count(s.exercise))
+      c.Fail(*m.Get("exercise"), m.Path("exercise"), "no exercise with id \"" + s.exercise + "\"");
+    else if (it != exs.end() && it->given)
+      c.Fail(*m.Get("exercise"), m.Path("exercise"),
+             "\"" + s.exercise + "\" is given (the baseline): time an exercise the student writes");
   }
-  if (auto v = m.Require("points"))
-    if (auto r = ReadInt(c, *v, m.Path("points"), 0)) s.points = *r;
-  if (auto v = m.Require("size"))
-    if (auto r = ReadShape(c, *v, m.Path("size"))) s.size = *r;
-  if (auto v = m.Require("input_sets"))
-    if (auto r = ReadInt(c, *v, m.Path("input_sets"), 1)) s.input_sets = *r;
-  if (auto v = m.Require("full_at"))
-    if (auto r = ReadNumber(c, *v, m.Path("full_at"), 0, true)) s.full_at = *r;
-  if (auto v = m.Require("zero_at"))
-    if (auto r = ReadNumber(c, *v, m.Path("zero_at"), 0, false)) s.zero_at = *r;
+  m.Required("points", IntAtLeast(0), s.points);
+  m.Required("size", ReadShape, s.size);
+  m.Required("input_sets", IntAtLeast(1), s.input_sets);
+  m.Required("full_at", NumberAbove(0), s.full_at);
+  m.Required("zero_at", NumberAtLeast(0), s.zero_at);
   if (auto v = m.Get("reps")) {
     MapView r(c, *v, m.Path("reps"), {"min", "max", "max_seconds", "target_spread"});
     if (r.valid()) {
-      if (auto x = r.Get("min"))
-        if (auto y = ReadInt(c, *x, r.Path("min"), 1)) s.reps.min = *y;
-      if (auto x = r.Get("max"))
-        if (auto y = ReadInt(c, *x, r.Path("max"), 1)) s.reps.max = *y;
-      if (auto x = r.Get("max_seconds"))
-        if (auto y = ReadNumber(c, *x, r.Path("max_seconds"), 0, true)) s.reps.max_seconds = *y;
-      if (auto x = r.Get("target_spread"))
-        if (auto y = ReadNumber(c, *x, r.Path("target_spread"), 0, true)) s.reps.target_spread = *y;
+      r.Optional("min", IntAtLeast(1), s.reps.min);
+      r.Optional("max", IntAtLeast(1), s.reps.max);
+      r.Optional("max_seconds", NumberAbove(0), s.reps.max_seconds);
+      r.Optional("target_spread", NumberAbove(0), s.reps.target_spread);
       if (s.reps.max < s.reps.min)
         c.Fail(*v, r.path(),
                "max (" + std::to_string(s.reps.max) + ") is smaller than min (" +
@@ -421,12 +149,9 @@ Limits ReadLimits(Checker& c, const YAML::Node& n) {
   Limits l;
   MapView m(c, n, "limits", {"compile_seconds", "run_seconds", "output_bytes"});
   if (!m.valid()) return l;
-  if (auto v = m.Require("compile_seconds"))
-    if (auto r = ReadNumber(c, *v, m.Path("compile_seconds"), 0, true)) l.compile_seconds = *r;
-  if (auto v = m.Require("run_seconds"))
-    if (auto r = ReadNumber(c, *v, m.Path("run_seconds"), 0, true)) l.run_seconds = *r;
-  if (auto v = m.Require("output_bytes"))
-    if (auto r = ReadInt(c, *v, m.Path("output_bytes"), 1)) l.output_bytes = *r;
+  m.Required("compile_seconds", NumberAbove(0), l.compile_seconds);
+  m.Required("run_seconds", NumberAbove(0), l.run_seconds);
+  m.Required("output_bytes", IntAtLeast(1), l.output_bytes);
   return l;
 }
 
@@ -437,34 +162,18 @@ Result<LabSpec> Parse(const YAML::Node& root, Checker& c) {
                "tolerance", "exercises", "shapes", "datasets", "speed", "limits"});
   if (!top.valid()) return MakeError(c.Joined());
 
-  if (auto v = top.Require("id"))
-    if (auto r = ReadName(c, *v, "id")) spec.id = *r;
-  if (auto v = top.Require("title"))
-    if (auto r = ReadString(c, *v, "title")) spec.title = *r;
-  if (auto v = top.Get("handout"))
-    if (auto r = ReadRelativePath(c, *v, "handout")) spec.handout = *r;
-  if (auto v = top.Require("student_files")) {
-    if (!v->IsSequence() || v->size() == 0) {
-      c.Fail(*v, "student_files", "expected a non-empty list of file names, got " + Describe(*v));
-    } else {
-      for (size_t i = 0; i < v->size(); ++i)
-        if (auto r = ReadRelativePath(c, (*v)[i], Index("student_files", i)))
-          spec.student_files.push_back(*r);
-    }
-  }
-  if (auto v = top.Require("interface"))
-    if (auto r = ReadRelativePath(c, *v, "interface")) spec.interface = *r;
-  if (auto v = top.Require("harness"))
-    if (auto r = ReadName(c, *v, "harness")) spec.harness = *r;
-  if (auto v = top.Require("tile"))
-    if (auto r = ReadInt(c, *v, "tile", 1)) spec.tile = *r;
+  top.Required("id", ReadName, spec.id);
+  top.Required("title", ReadString, spec.title);
+  top.Optional("handout", ReadRelativePath, spec.handout);
+  top.Required("student_files", ListOf(ReadRelativePath, "file names", true), spec.student_files);
+  top.Required("interface", ReadRelativePath, spec.interface);
+  top.Required("harness", ReadName, spec.harness);
+  top.Required("tile", IntAtLeast(1), spec.tile);
   if (auto v = top.Require("tolerance")) {
     MapView t(c, *v, "tolerance", {"model", "nofma"});
     if (t.valid()) {
-      if (auto x = t.Require("model"))
-        if (auto r = ReadModel(c, *x, t.Path("model"))) spec.tolerance.model = *r;
-      if (auto x = t.Require("nofma"))
-        if (auto r = ReadModel(c, *x, t.Path("nofma"))) spec.tolerance.nofma = *r;
+      t.Required("model", ReadModel, spec.tolerance.model);
+      t.Required("nofma", ReadModel, spec.tolerance.nofma);
     }
   }
 
@@ -497,14 +206,7 @@ Result<LabSpec> Parse(const YAML::Node& root, Checker& c) {
     }
   }
 
-  if (auto v = top.Get("datasets")) {
-    if (!v->IsSequence()) {
-      c.Fail(*v, "datasets", "expected a list of dataset names, got " + Describe(*v));
-    } else {
-      for (size_t i = 0; i < v->size(); ++i)
-        if (auto r = ReadName(c, (*v)[i], Index("datasets", i))) spec.datasets.push_back(*r);
-    }
-  }
+  top.Optional("datasets", ListOf(ReadName, "dataset names", false), spec.datasets);
   if (auto v = top.Get("speed")) spec.speed = ReadSpeed(c, *v, spec.exercises, exercise_ids);
   if (auto v = top.Require("limits")) spec.limits = ReadLimits(c, *v);
 
@@ -558,17 +260,17 @@ Result<LabSpec> ParseLabSpec(const std::string& yaml_text, const std::string& fi
 }
 
 Result<LabSpec> LoadLabSpec(const std::string& lab_dir) {
-  const std::string path = lab_dir + "/lab.yaml";
+  std::string dir = lab_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  const std::string path = dir + "/lab.yaml";
   std::ifstream in(path, std::ios::binary);
   if (!in) return MakeError(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   Result<LabSpec> spec = ParseLabSpec(text.str(), path);
   if (!spec) return spec;
-  std::string folder = lab_dir;
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  folder = folder.substr(
-      folder.find_last_of('/') == std::string::npos ? 0 : folder.find_last_of('/') + 1);
+  const size_t slash = dir.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? dir : dir.substr(slash + 1);
   if (spec->id != folder)
     return MakeError(path + ": id: \"" + spec->id + "\" does not match the lab's folder \"" +
                      folder + "\"");

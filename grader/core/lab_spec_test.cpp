@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace labkit {
@@ -192,7 +194,26 @@ TEST(LabSpec, EmptyAndNonMappingFiles) {
   EXPECT_EQ(ErrorOf("- a\n- b\n"), "lab.yaml:1: (top level): expected a mapping, got a list");
 }
 
+TEST(LabSpec, ListsAreChecked) {
+  EXPECT_EQ(ErrorOf(Edit("[matmul.cu]", "[]")),
+            "lab.yaml:4: student_files: expected a non-empty list of file names, got a list");
+  EXPECT_EQ(ErrorOf(std::string(kLab) + "datasets: example\n"),
+            "lab.yaml:37: datasets: expected a list of dataset names, got \"example\"");
+  EXPECT_EQ(ErrorOf(std::string(kLab) + "datasets: [ok, \"not ok\"]\n"),
+            "lab.yaml:37: datasets[1]: \"not ok\" may hold only letters, digits, '_' and '-'");
+}
+
 TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {
+  const std::string dir = ::testing::TempDir() + "/lab_spec_test_98_other";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::FILE* f = std::fopen((dir + "/lab.yaml").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(kLab, f);
+  std::fclose(f);
+  EXPECT_EQ(LoadLabSpec(dir + "/").error(),
+            dir +
+                "/lab.yaml: id: \"99_demo\" does not match the lab's folder "
+                "\"lab_spec_test_98_other\"");
   EXPECT_EQ(LoadLabSpec("/nonexistent/03_x").error(),
             "/nonexistent/03_x/lab.yaml: cannot open: No such file or directory");
 }
