@@ -14,49 +14,117 @@ constexpr int kCudaVersion = 13000;
 bool attribute_value(cudaDeviceAttr attr, int* value) {
   const cudaDeviceProp& p = device_properties();
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
-    case cudaDevAttrIntegrated: *value = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case cudaDevAttrComputeMode: *value = p.computeMode; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = static_cast<int>(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrTotalConstantMemory:
+      *value = static_cast<int>(p.totalConstMem);
+      break;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrMaxPitch:
+      *value = static_cast<int>(p.memPitch);
+      break;
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = p.regsPerBlock;
+      break;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      break;
+    case cudaDevAttrTextureAlignment:
+      *value = static_cast<int>(p.textureAlignment);
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrKernelExecTimeout:
+      *value = p.kernelExecTimeoutEnabled;
+      break;
+    case cudaDevAttrIntegrated:
+      *value = p.integrated;
+      break;
+    case cudaDevAttrCanMapHostMemory:
+      *value = p.canMapHostMemory;
+      break;
+    case cudaDevAttrComputeMode:
+      *value = p.computeMode;
+      break;
+    case cudaDevAttrConcurrentKernels:
+      *value = p.concurrentKernels;
+      break;
+    case cudaDevAttrEccEnabled:
+      *value = p.ECCEnabled;
+      break;
+    case cudaDevAttrMemoryClockRate:
+      *value = p.memoryClockRate;
+      break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      *value = p.memoryBusWidth;
+      break;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor;
+      break;
+    case cudaDevAttrAsyncEngineCount:
+      *value = p.asyncEngineCount;
+      break;
+    case cudaDevAttrUnifiedAddressing:
+      *value = p.unifiedAddressing;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
       *value = static_cast<int>(p.sharedMemPerMultiprocessor);
       break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      *value = p.regsPerMultiprocessor;
+      break;
+    case cudaDevAttrManagedMemory:
+      *value = p.managedMemory;
+      break;
     case cudaDevAttrSingleToDoublePrecisionPerfRatio:
       *value = p.singleToDoublePrecisionPerfRatio;
       break;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrCooperativeLaunch:
+      *value = p.cooperativeLaunch;
+      break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       *value = static_cast<int>(p.sharedMemPerBlockOptin);
       break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      *value = p.maxBlocksPerMultiProcessor;
+      break;
+    case cudaDevAttrMaxPersistingL2CacheSize:
+      *value = p.persistingL2CacheMaxSize;
+      break;
     case cudaDevAttrReservedSharedMemoryPerBlock:
       *value = static_cast<int>(p.reservedSharedMemPerBlock);
       break;

@@ -38,9 +38,9 @@ cudaError_t bad_copy(const char* call, const std::string& detail) {
 
 // Where a span of `bytes` bytes at `ptr` lives.
 struct Span {
-  bool device = false;   // inside a cudaMalloc/Pitch buffer (or managed memory)
-  bool managed = false;  // accessible from both sides
-  bool overruns = false; // starts inside a device buffer but runs past its end
+  bool device = false;    // inside a cudaMalloc/Pitch buffer (or managed memory)
+  bool managed = false;   // accessible from both sides
+  bool overruns = false;  // starts inside a device buffer but runs past its end
   size_t buffer_bytes = 0;
   size_t offset = 0;
 };
@@ -59,11 +59,16 @@ Span locate(const void* ptr, size_t bytes) {
 
 const char* kind_name(cudaMemcpyKind kind) {
   switch (kind) {
-    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
-    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
-    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
-    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
-    case cudaMemcpyDefault: return "cudaMemcpyDefault";
+    case cudaMemcpyHostToHost:
+      return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice:
+      return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost:
+      return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice:
+      return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyDefault:
+      return "cudaMemcpyDefault";
   }
   return "an unknown cudaMemcpyKind";
 }
@@ -80,12 +85,11 @@ cudaError_t check_side(const char* call, cudaMemcpyKind kind, const char* role, 
   if (s.overruns) return bad_copy(call, overrun_text(role, s, extent));
   if (s.managed || kind == cudaMemcpyDefault) return cudaSuccess;
   if (want_device && !s.device) {
-    return bad_copy(call, std::string(kind_name(kind)) + " but the " + role +
-                              " is not device memory");
+    return bad_copy(call,
+                    std::string(kind_name(kind)) + " but the " + role + " is not device memory");
   }
   if (!want_device && s.device) {
-    return bad_copy(call, std::string(kind_name(kind)) + " but the " + role +
-                              " is device memory");
+    return bad_copy(call, std::string(kind_name(kind)) + " but the " + role + " is device memory");
   }
   return cudaSuccess;
 }
@@ -99,8 +103,8 @@ cudaError_t check_copy(const char* call, void* dst, size_t dst_extent, const voi
   if (dst == nullptr || src == nullptr) return record(cudaErrorInvalidValue);
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (auto e = check_side(call, kind, "destination", locate(dst, dst_extent), dst_device,
-                          dst_extent);
+  if (auto e =
+          check_side(call, kind, "destination", locate(dst, dst_extent), dst_device, dst_extent);
       e != cudaSuccess) {
     return e;
   }
@@ -200,29 +204,32 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) {
 }
 
 namespace emu::detail {
-cudaError_t copy_to_symbol(void* symbol, size_t symbol_bytes, const void* src, size_t count,
-                           size_t offset, cudaMemcpyKind kind) {
+namespace {
+// The checks both symbol copies make; `to_symbol` tells which side the symbol is on.
+cudaError_t check_symbol_copy(size_t symbol_bytes, size_t count, size_t offset, cudaMemcpyKind kind,
+                              bool to_symbol, const void* other) {
   if (auto e = enter(); e != cudaSuccess) return e;
   if (offset > symbol_bytes || count > symbol_bytes - offset) return record(cudaErrorInvalidValue);
-  if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost) {
-    return record(cudaErrorInvalidMemcpyDirection);
-  }
-  if (count == 0) return cudaSuccess;
-  if (src == nullptr) return record(cudaErrorInvalidValue);
-  std::memmove(static_cast<char*>(symbol) + offset, src, count);
+  const cudaMemcpyKind wrong = to_symbol ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
+  if (kind == wrong || kind == cudaMemcpyHostToHost) return record(cudaErrorInvalidMemcpyDirection);
+  if (count > 0 && other == nullptr) return record(cudaErrorInvalidValue);
   return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t copy_to_symbol(void* symbol, size_t symbol_bytes, const void* src, size_t count,
+                           size_t offset, cudaMemcpyKind kind) {
+  cudaError_t e = check_symbol_copy(symbol_bytes, count, offset, kind, true, src);
+  if (e == cudaSuccess && count > 0) std::memmove(static_cast<char*>(symbol) + offset, src, count);
+  return e;
 }
 
 cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_bytes, size_t count,
                              size_t offset, cudaMemcpyKind kind) {
-  if (auto e = enter(); e != cudaSuccess) return e;
-  if (offset > symbol_bytes || count > symbol_bytes - offset) return record(cudaErrorInvalidValue);
-  if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost) {
-    return record(cudaErrorInvalidMemcpyDirection);
+  cudaError_t e = check_symbol_copy(symbol_bytes, count, offset, kind, false, dst);
+  if (e == cudaSuccess && count > 0) {
+    std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
   }
-  if (count == 0) return cudaSuccess;
-  if (dst == nullptr) return record(cudaErrorInvalidValue);
-  std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
-  return cudaSuccess;
+  return e;
 }
 }  // namespace emu::detail

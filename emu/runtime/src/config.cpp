@@ -29,8 +29,10 @@ Config load() {
   Config c;
   if (const char* order = std::getenv("LABKIT_EMU_ORDER"); order && *order) {
     if (!parse_order(order, &c.order, &c.seed)) {
-      std::fprintf(stderr, "labkit-emu: LABKIT_EMU_ORDER=%s is not forward, reverse or random:SEED;"
-                   " using forward\n", order);
+      std::fprintf(stderr,
+                   "labkit-emu: LABKIT_EMU_ORDER=%s is not forward, reverse or random:SEED;"
+                   " using forward\n",
+                   order);
     }
   }
   c.threads = std::thread::hardware_concurrency();

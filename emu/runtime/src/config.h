@@ -9,10 +9,10 @@ enum class Order { forward, reverse, random };
 
 struct Config {
   Order order = Order::forward;
-  uint64_t seed = 0;          // for Order::random
-  unsigned threads = 1;       // OS worker threads for blocks
+  uint64_t seed = 0;     // for Order::random
+  unsigned threads = 1;  // OS worker threads for blocks
   std::string device = "h100-sxm";
-  std::string kernels_path;   // resource report, empty when absent
+  std::string kernels_path;  // resource report, empty when absent
   size_t fiber_stack_bytes = 128 * 1024;
 };
 

@@ -46,96 +46,67 @@ cudaDeviceProp common_properties() {
   return p;
 }
 
-void set_name(cudaDeviceProp& p, const char* name) {
-  std::snprintf(p.name, sizeof p.name, "%s", name);
-}
+// The per-device numbers, from NVIDIA's public specifications and what cudaGetDeviceProperties
+// reports on each GPU.
+struct DeviceSpec {
+  const char* id;  // LABKIT_EMU_DEVICE
+  const char* name;
+  int major, minor;
+  size_t memory_mib;
+  int sms, threads_per_sm, blocks_per_sm;
+  size_t smem_per_sm, smem_optin, smem_reserved;
+  int l2_bytes, persisting_l2_bytes;
+  int clock_khz, memory_clock_khz, bus_bits;
+  int fp32_to_fp64_ratio;
+  int cluster_launch;
+};
 
-cudaDeviceProp h100_sxm() {
+constexpr DeviceSpec kDevices[] = {
+    {"h100-sxm", "NVIDIA H100 80GB HBM3", 9, 0, 81559, 132, 2048, 32, 233472, 232448, 1024,
+     50 * 1024 * 1024, 41 * 1024 * 1024, 1980000, 2619000, 5120, 2, 1},
+    {"a100-sxm", "NVIDIA A100-SXM4-80GB", 8, 0, 81920, 108, 2048, 32, 167936, 166912, 1024,
+     40 * 1024 * 1024, 30 * 1024 * 1024, 1410000, 1593000, 5120, 2, 0},
+    {"t4", "Tesla T4", 7, 5, 15360, 40, 1024, 16, 65536, 65536, 0, 4 * 1024 * 1024, 0, 1590000,
+     5001000, 256, 32, 0},
+};
+
+cudaDeviceProp properties_of(const DeviceSpec& d) {
   cudaDeviceProp p = common_properties();
-  set_name(p, "NVIDIA H100 80GB HBM3");
-  p.major = 9;
-  p.minor = 0;
-  p.totalGlobalMem = 81559ull * 1024 * 1024;
-  p.multiProcessorCount = 132;
-  p.maxThreadsPerMultiProcessor = 2048;
-  p.maxBlocksPerMultiProcessor = 32;
+  std::snprintf(p.name, sizeof p.name, "%s", d.name);
+  p.major = d.major;
+  p.minor = d.minor;
+  p.totalGlobalMem = d.memory_mib * 1024 * 1024;
+  p.multiProcessorCount = d.sms;
+  p.maxThreadsPerMultiProcessor = d.threads_per_sm;
+  p.maxBlocksPerMultiProcessor = d.blocks_per_sm;
   p.regsPerBlock = 65536;
   p.regsPerMultiprocessor = 65536;
-  p.sharedMemPerMultiprocessor = 233472;  // 228 KiB
-  p.sharedMemPerBlockOptin = 232448;      // 227 KiB
-  p.reservedSharedMemPerBlock = 1024;
-  p.l2CacheSize = 50 * 1024 * 1024;
-  p.persistingL2CacheMaxSize = 82 * 1024 * 1024 / 2;
-  p.accessPolicyMaxWindowSize = 134213632;
-  p.clockRate = 1980000;  // kHz
-  p.memoryClockRate = 2619000;
-  p.memoryBusWidth = 5120;
+  p.sharedMemPerMultiprocessor = d.smem_per_sm;
+  p.sharedMemPerBlockOptin = d.smem_optin;
+  p.reservedSharedMemPerBlock = d.smem_reserved;
+  p.l2CacheSize = d.l2_bytes;
+  p.persistingL2CacheMaxSize = d.persisting_l2_bytes;
+  p.accessPolicyMaxWindowSize = d.persisting_l2_bytes > 0 ? 134213632 : 0;
+  p.clockRate = d.clock_khz;
+  p.memoryClockRate = d.memory_clock_khz;
+  p.memoryBusWidth = d.bus_bits;
+  p.singleToDoublePrecisionPerfRatio = d.fp32_to_fp64_ratio;
+  p.clusterLaunch = d.cluster_launch;
   p.asyncEngineCount = 3;
   p.ECCEnabled = 1;
-  p.clusterLaunch = 1;
-  p.singleToDoublePrecisionPerfRatio = 2;
-  return p;
-}
-
-cudaDeviceProp a100_sxm() {
-  cudaDeviceProp p = common_properties();
-  set_name(p, "NVIDIA A100-SXM4-80GB");
-  p.major = 8;
-  p.minor = 0;
-  p.totalGlobalMem = 81920ull * 1024 * 1024;
-  p.multiProcessorCount = 108;
-  p.maxThreadsPerMultiProcessor = 2048;
-  p.maxBlocksPerMultiProcessor = 32;
-  p.regsPerBlock = 65536;
-  p.regsPerMultiprocessor = 65536;
-  p.sharedMemPerMultiprocessor = 167936;  // 164 KiB
-  p.sharedMemPerBlockOptin = 166912;      // 163 KiB
-  p.reservedSharedMemPerBlock = 1024;
-  p.l2CacheSize = 40 * 1024 * 1024;
-  p.persistingL2CacheMaxSize = 30 * 1024 * 1024;
-  p.accessPolicyMaxWindowSize = 134213632;
-  p.clockRate = 1410000;
-  p.memoryClockRate = 1593000;
-  p.memoryBusWidth = 5120;
-  p.asyncEngineCount = 3;
-  p.ECCEnabled = 1;
-  p.singleToDoublePrecisionPerfRatio = 2;
-  return p;
-}
-
-cudaDeviceProp t4() {
-  cudaDeviceProp p = common_properties();
-  set_name(p, "Tesla T4");
-  p.major = 7;
-  p.minor = 5;
-  p.totalGlobalMem = 15360ull * 1024 * 1024;
-  p.multiProcessorCount = 40;
-  p.maxThreadsPerMultiProcessor = 1024;
-  p.maxBlocksPerMultiProcessor = 16;
-  p.regsPerBlock = 65536;
-  p.regsPerMultiprocessor = 65536;
-  p.sharedMemPerMultiprocessor = 65536;
-  p.sharedMemPerBlockOptin = 65536;
-  p.reservedSharedMemPerBlock = 0;
-  p.l2CacheSize = 4 * 1024 * 1024;
-  p.clockRate = 1590000;
-  p.memoryClockRate = 5001000;
-  p.memoryBusWidth = 256;
-  p.asyncEngineCount = 3;
-  p.ECCEnabled = 1;
-  p.singleToDoublePrecisionPerfRatio = 32;
   return p;
 }
 
 cudaDeviceProp load() {
-  const std::string& name = config().device;
-  if (name == "a100-sxm") return a100_sxm();
-  if (name == "t4") return t4();
-  if (name != "h100-sxm") {
-    std::fprintf(stderr, "labkit-emu: unknown LABKIT_EMU_DEVICE=%s (h100-sxm, a100-sxm, t4);"
-                 " modelling h100-sxm\n", name.c_str());
+  const std::string& id = config().device;
+  for (const DeviceSpec& d : kDevices) {
+    if (id == d.id) return properties_of(d);
   }
-  return h100_sxm();
+  std::fprintf(stderr,
+               "labkit-emu: unknown LABKIT_EMU_DEVICE=%s (h100-sxm, a100-sxm, t4);"
+               " modelling h100-sxm\n",
+               id.c_str());
+  return properties_of(kDevices[0]);
 }
 }  // namespace
 

@@ -84,8 +84,8 @@ JsonLine& JsonLine::num(const char* k, long long value) {
   key(k);
   char digits[32];
   if (value < 0) raw_char('-');
-  unsigned long long magnitude =
-      value < 0 ? 0ull - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+  unsigned long long magnitude = value < 0 ? 0ull - static_cast<unsigned long long>(value)
+                                           : static_cast<unsigned long long>(value);
   format_unsigned(digits, magnitude, 10);
   raw(digits);
   return *this;

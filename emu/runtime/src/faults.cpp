@@ -90,8 +90,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     const char* buffer = "device";
     if (guard == GuardKind::dynamic_shared && w != nullptr) {
       bytes = static_cast<long long>(w->dynamic_smem_bytes());
-      offset = static_cast<long long>(address -
-                                      reinterpret_cast<uintptr_t>(dynamic_smem_base));
+      offset = static_cast<long long>(address - reinterpret_cast<uintptr_t>(dynamic_smem_base));
       buffer = "dynamic_shared";
     } else if (kind[0] == 'o') {
       bytes = static_cast<long long>(a.bytes);
@@ -128,8 +127,8 @@ void on_fault(int signal, siginfo_t* info, void* context) {
 
 void ensure_alternate_signal_stack() {
   if (has_alternate_stack) return;
-  void* mem = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+  void* mem =
+      mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return;
   stack_t ss{};
   ss.ss_sp = mem;

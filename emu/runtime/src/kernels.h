@@ -11,9 +11,9 @@
 namespace emu::detail {
 
 struct KernelInfo {
-  std::string name;          // mangled; "0x..." when the symbol is not exported
+  std::string name;  // mangled; "0x..." when the symbol is not exported
   bool in_report = false;
-  int registers = 32;        // what nvcc typically gives a simple kernel
+  int registers = 32;  // what nvcc typically gives a simple kernel
   size_t static_smem = 0;
   size_t local_bytes = 0;
   size_t const_bytes = 0;

@@ -1,6 +1,8 @@
 // emu::detail::launch: the checks CUDA makes before a kernel runs (configuration, shared memory,
 // resources) plus the emulator's own (pointer arguments that a GPU could not read), then the run,
 // then the canary check of every device buffer.
+#include "labkit_emu/launch.h"
+
 #include <link.h>
 
 #include <cstdio>
@@ -12,7 +14,6 @@
 #include "diagnostics.h"
 #include "errors.h"
 #include "kernels.h"
-#include "labkit_emu/launch.h"
 #include "memory.h"
 #include "occupancy.h"
 #include "runtime.h"
@@ -21,7 +22,9 @@
 namespace emu::detail {
 namespace {
 
-bool within(unsigned value, int limit) { return value >= 1 && value <= static_cast<unsigned>(limit); }
+bool within(unsigned value, int limit) {
+  return value >= 1 && value <= static_cast<unsigned>(limit);
+}
 
 cudaError_t check_configuration(const LaunchRequest& r) {
   const cudaDeviceProp& dev = device_properties();
@@ -85,8 +88,9 @@ cudaError_t check_pointers(const LaunchRequest& r, const KernelInfo& k) {
     const PointerArgument& arg = r.pointers[i];
     if (device_accessible(arg.value)) continue;
     JsonLine line("host_pointer");
-    line.str("kernel", k.name.c_str()).num("argument", arg.index).hex("address",
-                                                                      reinterpret_cast<uintptr_t>(arg.value));
+    line.str("kernel", k.name.c_str())
+        .num("argument", arg.index)
+        .hex("address", reinterpret_cast<uintptr_t>(arg.value));
     char human[512];
     std::snprintf(human, sizeof human,
                   "host_pointer: argument %d of kernel %s (%p) is not device memory; copy the "

@@ -45,7 +45,8 @@ void report_canary(const Allocation& a, size_t first_bad) {
                 "bytes up to %lld before the start of a %zu-byte buffer were overwritten", before,
                 a.bytes);
   JsonLine line("guard_overwritten");
-  line.hex("address", reinterpret_cast<uintptr_t>(a.user)).num("buffer_bytes", static_cast<long long>(a.bytes));
+  line.hex("address", reinterpret_cast<uintptr_t>(a.user))
+      .num("buffer_bytes", static_cast<long long>(a.bytes));
   line.num("offset", -before).str("detail", detail);
   char human[256];
   std::snprintf(human, sizeof human, "guard_overwritten at %p: %s", static_cast<void*>(a.user),

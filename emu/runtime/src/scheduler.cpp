@@ -135,8 +135,14 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   const unsigned n = launch.threads_per_block;
   slots_.resize(n);
   for (unsigned t = 0; t < n; ++t) {
-    slots_[t] = Slot{unflatten(t, request.block), State::unstarted, false, BarrierOp::plain, 0,
-                     nullptr, 0, nullptr};
+    slots_[t] = Slot{unflatten(t, request.block),
+                     State::unstarted,
+                     false,
+                     BarrierOp::plain,
+                     0,
+                     nullptr,
+                     0,
+                     nullptr};
   }
   queue_.resize(n);
   std::iota(queue_.begin(), queue_.end(), 0u);
@@ -301,7 +307,8 @@ void Worker::report_divergence() {
              place;
       if (std::find(lines.begin(), lines.end(), place) == lines.end()) lines.push_back(place);
     }
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.what == what; });
+    auto g =
+        std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.what == what; });
     if (g == groups.end()) {
       groups.push_back(Group{what, {}});
       g = groups.end() - 1;

@@ -13,12 +13,13 @@ namespace {
 // Small integers: every product and sum is exact in float, so results compare bit for bit.
 std::vector<float> small_ints(size_t n, int seed) {
   std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(static_cast<int>((i * 7 + seed) % 9) - 4);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(static_cast<int>((i * 7 + seed) % 9) - 4);
   return v;
 }
 
-std::vector<float> reference_matmul(const std::vector<float>& A, const std::vector<float>& B,
-                                    int m, int n, int k) {
+std::vector<float> reference_matmul(const std::vector<float>& A, const std::vector<float>& B, int m,
+                                    int n, int k) {
   std::vector<float> C(static_cast<size_t>(m) * k, 0.0f);
   for (int r = 0; r < m; ++r)
     for (int c = 0; c < k; ++c)

@@ -21,8 +21,7 @@ int main() {
     double best = 1e30;
     for (int rep = 0; rep < 3; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();
-      emu::launch(emu_test::matmul_tiled<true, true>, grid, block, 0, 0, A, B, C, size, size,
-                  size);
+      emu::launch(emu_test::matmul_tiled<true, true>, grid, block, 0, 0, A, B, C, size, size, size);
       const auto t1 = std::chrono::steady_clock::now();
       best = std::min(best, std::chrono::duration<double, std::milli>(t1 - t0).count());
     }

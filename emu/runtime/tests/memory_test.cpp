@@ -103,8 +103,7 @@ void launch_overrun(int read_extra, int write_extra) {
   float *in = nullptr, *out = nullptr;
   cudaMalloc(&in, kN * sizeof(float));
   cudaMalloc(&out, kN * sizeof(float));
-  emu::launch(copy_with_overrun, (kN + 127) / 128, 128, 0, 0, in, out, kN, read_extra,
-              write_extra);
+  emu::launch(copy_with_overrun, (kN + 127) / 128, 128, 0, 0, in, out, kN, read_extra, write_extra);
   cudaDeviceSynchronize();
 }
 

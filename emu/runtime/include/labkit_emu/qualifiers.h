@@ -1,5 +1,5 @@
-// CUDA's declaration qualifiers, mapped onto plain C++: on the CPU every function is a host function
-// and every __device__/__constant__ variable is an ordinary global.
+// CUDA's declaration qualifiers, mapped onto plain C++: on the CPU every function is a host
+// function and every __device__/__constant__ variable is an ordinary global.
 #pragma once
 
 #define __global__
@@ -8,8 +8,9 @@
 #define __constant__
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
-// Empty rather than __attribute__((noinline)): libstdc++ itself writes __attribute__((__noinline__)),
-// which a function-like expansion would break; inlining is only a hint anyway.
+// Empty rather than __attribute__((noinline)): libstdc++ itself writes
+// __attribute__((__noinline__)), which a function-like expansion would break; inlining is only a
+// hint anyway.
 #define __noinline__
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))

@@ -157,8 +157,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, T* fu
 }
 template <class UnaryFunction, class T>
 cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size,
-                                                           T func,
-                                                           UnaryFunction block_size_to_smem,
+                                                           T func, UnaryFunction block_size_to_smem,
                                                            int block_size_limit = 0) {
   auto call = [](const void* f, int n) -> size_t {
     return static_cast<size_t>((*static_cast<const UnaryFunction*>(f))(n));

@@ -1,5 +1,5 @@
-// The runtime API's types with the real CUDA names and numeric values (lab code may print or compare
-// them), limited to what the kit's labs use.
+// The runtime API's types with the real CUDA names and numeric values (lab code may print or
+// compare them), limited to what the kit's labs use.
 #pragma once
 #include <cstddef>
 

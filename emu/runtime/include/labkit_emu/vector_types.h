@@ -16,25 +16,25 @@ struct dim3 {
 };
 
 // One macro per arity so that every type gets the same members, alignment and make_ function.
-#define LABKIT_EMU_VEC1(T, name, align)        \
+#define LABKIT_EMU_VEC1(T, name, align)         \
   struct __attribute__((aligned(align))) name { \
-    T x;                                       \
-  };                                           \
+    T x;                                        \
+  };                                            \
   inline name make_##name(T x) { return name{x}; }
-#define LABKIT_EMU_VEC2(T, name, align)                            \
-  struct __attribute__((aligned(align))) name {                     \
-    T x, y;                                                        \
-  };                                                               \
+#define LABKIT_EMU_VEC2(T, name, align)         \
+  struct __attribute__((aligned(align))) name { \
+    T x, y;                                     \
+  };                                            \
   inline name make_##name(T x, T y) { return name{x, y}; }
-#define LABKIT_EMU_VEC3(T, name, align)                            \
-  struct name {                                                    \
-    T x, y, z;                                                     \
-  };                                                               \
+#define LABKIT_EMU_VEC3(T, name, align) \
+  struct name {                         \
+    T x, y, z;                          \
+  };                                    \
   inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
-#define LABKIT_EMU_VEC4(T, name, align)                                       \
-  struct __attribute__((aligned(align))) name {                                \
-    T x, y, z, w;                                                             \
-  };                                                                          \
+#define LABKIT_EMU_VEC4(T, name, align)         \
+  struct __attribute__((aligned(align))) name { \
+    T x, y, z, w;                               \
+  };                                            \
   inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 #define LABKIT_EMU_VEC_FAMILY(T, base, a1, a2, a4) \
   LABKIT_EMU_VEC1(T, base##1, a1)                  \
