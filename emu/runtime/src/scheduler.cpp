@@ -148,24 +148,68 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   std::iota(queue_.begin(), queue_.end(), 0u);
   make_order(queue_, 0);
   queue_next_ = 0;
-  while (queue_next_ < n) start_runner();
+  released_.clear();
+  released_next_ = 0;
+  run_phase();  // phase 0: every thread starts and runs to its first barrier (or to the end)
 
   for (unsigned phase = 1; !launch.failed.load(std::memory_order_relaxed) && resolve_barriers();
        ++phase) {
     make_order(released_, phase);
-    for (unsigned t : released_) resume(t);
+    released_next_ = 0;
+    run_phase();
   }
   reset_fibers();
   running_worker = nullptr;
   launch_ = nullptr;
 }
 
+Fiber* Worker::next_fiber() {
+  if (queue_next_ < queue_.size()) {
+    // Threads not started yet: a fresh runner takes them over.
+    active_runner_ = fibers_.acquire(&Worker::runner_entry);
+    return active_runner_;
+  }
+  if (released_next_ < released_.size()) {
+    const unsigned t = released_[released_next_++];
+    enter_thread(t);
+    return slots_[t].fiber;
+  }
+  return nullptr;  // the phase is over
+}
+
+void Worker::run_phase() {
+  Fiber* first = next_fiber();
+  if (first == nullptr) return;
+  leaving_ = nullptr;
+  arrive(ctx::jump_fcontext(first->context, this));
+}
+
+void Worker::switch_away(Fiber* me) {
+  Fiber* next = next_fiber();
+  leaving_ = me;
+  arrive(ctx::jump_fcontext(next != nullptr ? next->context : scheduler_, this));
+}
+
+void Worker::arrive(ctx::transfer_t back) {
+  // `back.fctx` is where the fiber (or scheduler) we just left will resume.
+  if (leaving_ == nullptr) {
+    scheduler_ = back.fctx;
+  } else if (leaving_ == finished_) {
+    // Released only now that nothing runs on its stack any more.
+    fibers_.release(finished_);
+    finished_ = nullptr;
+  } else {
+    leaving_->context = back.fctx;
+  }
+}
+
 void Worker::runner_entry(ctx::transfer_t from) {
   auto* w = static_cast<Worker*>(from.data);
-  w->scheduler_ = from.fctx;
-  Fiber* const me = w->running_;
+  w->arrive(from);
+  Fiber* const me = w->active_runner_;
   // Runs queued threads one after the other until one of them stops at a barrier: that thread
-  // keeps this fiber, and when it finishes later the loop ends because another runner took over.
+  // keeps this fiber (wait_block hands the queue to a new runner), and when it finishes later the
+  // loop ends here.
   while (w->active_runner_ == me && w->queue_next_ < w->queue_.size()) {
     const unsigned t = w->queue_[w->queue_next_++];
     w->enter_thread(t);
@@ -173,8 +217,9 @@ void Worker::runner_entry(ctx::transfer_t from) {
     w->launch_->request->run_thread(w->launch_->request->closure);
     w->slots_[t].state = State::done;
   }
+  if (w->active_runner_ == me) w->active_runner_ = nullptr;
   w->finished_ = me;
-  ctx::jump_fcontext(w->scheduler_, nullptr);
+  w->switch_away(me);
   __builtin_unreachable();  // a finished fiber is never resumed
 }
 
@@ -184,35 +229,10 @@ void Worker::enter_thread(unsigned t) {
   threadIdx = slots_[t].index;
 }
 
-void Worker::start_runner() {
-  Fiber* f = fibers_.acquire(&Worker::runner_entry);
-  active_runner_ = f;
-  running_ = f;
-  after_switch(ctx::jump_fcontext(f->context, this));
-}
-
-void Worker::resume(unsigned t) {
-  Slot& s = slots_[t];
-  enter_thread(t);
-  running_ = s.fiber;
-  after_switch(ctx::jump_fcontext(s.fiber->context, this));
-}
-
-void Worker::after_switch(ctx::transfer_t back) {
-  if (finished_ != nullptr) {
-    fibers_.release(finished_);
-    finished_ = nullptr;
-    return;
-  }
-  // The thread that ran stopped at a barrier: it keeps the fiber it ran on.
-  running_->context = back.fctx;
-  slots_[current_].fiber = running_;
-  if (active_runner_ == running_) active_runner_ = nullptr;
-}
-
 void Worker::suspend_current() {
-  ctx::transfer_t back = ctx::jump_fcontext(scheduler_, nullptr);
-  scheduler_ = back.fctx;
+  Fiber* me = slots_[current_].fiber;
+  if (active_runner_ == me) active_runner_ = nullptr;  // the thread keeps its runner
+  switch_away(me);
 }
 
 int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) {

@@ -67,10 +67,17 @@ class Worker {
   static void runner_entry(ctx::transfer_t from);
   void prepare_dynamic_smem(size_t bytes);
   void make_order(std::vector<unsigned>& threads, unsigned phase);
-  void start_runner();
-  void resume(unsigned thread);
-  void after_switch(ctx::transfer_t back);
   void enter_thread(unsigned thread);
+  // Runs one phase: from here, control passes from fiber to fiber (each stopping thread switches
+  // straight to the next, half the switches of going through this loop) and comes back when the
+  // phase has no thread left to run.
+  void run_phase();
+  // The fiber to run next in this phase (entering its thread), or null at the end of the phase.
+  Fiber* next_fiber();
+  // Leaves fiber `me` (stopped at a barrier, or finished) for the next one or the scheduler.
+  void switch_away(Fiber* me);
+  // Bookkeeping on arrival in a fiber or the scheduler: remember where the one left resumes.
+  void arrive(ctx::transfer_t back);
   void suspend_current();
   // Releases the threads that may go on into released_; false when the block is over (finished
   // or divergent).
@@ -84,10 +91,11 @@ class Worker {
   std::vector<Slot> slots_;
   std::vector<unsigned> queue_;  // phase 0: the threads not started yet, in run order
   size_t queue_next_ = 0;
-  std::vector<unsigned> released_;
-  Fiber* active_runner_ = nullptr;
-  Fiber* running_ = nullptr;
-  Fiber* finished_ = nullptr;  // set by a fiber that ran out of threads to run
+  std::vector<unsigned> released_;  // later phases: the threads released, in run order
+  size_t released_next_ = 0;
+  Fiber* active_runner_ = nullptr;  // the runner taking queued threads, if any
+  Fiber* leaving_ = nullptr;        // the fiber being left by the current switch (null: scheduler)
+  Fiber* finished_ = nullptr;       // a fiber that ran out of threads, released on arrival
   unsigned current_ = 0;
   ctx::fcontext_t scheduler_ = nullptr;
   int barrier_count_ = 0;  // the __syncthreads_count/and/or result of the last release
