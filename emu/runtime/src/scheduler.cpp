@@ -144,6 +144,8 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
                      0,
                      nullptr};
   }
+  exchange_.resize(n);
+  warp_released_.assign((n + 31) / 32, 0);
   queue_.resize(n);
   std::iota(queue_.begin(), queue_.end(), 0u);
   make_order(queue_, 0);
@@ -266,6 +268,24 @@ void Worker::wait_warp(const char* file, int line) {
   suspend_current();
 }
 
+WarpView Worker::exchange(uint64_t value) {
+  const unsigned t = current_;
+  exchange_[t] = value;
+  wait_warp("a warp shuffle", 0);
+  const unsigned warp = t / 32;
+  return WarpView{exchange_.data() + warp * 32, t % 32, warp_released_[warp]};
+}
+
+unsigned Worker::live_lanes() const {
+  const unsigned w0 = current_ / 32 * 32;
+  const unsigned end = std::min<unsigned>(static_cast<unsigned>(slots_.size()), w0 + 32);
+  unsigned lanes = 0;
+  for (unsigned t = w0; t < end; ++t) {
+    if (slots_[t].state != State::done) lanes |= 1u << (t - w0);
+  }
+  return lanes;
+}
+
 bool Worker::resolve_barriers() {
   released_.clear();
   const unsigned n = static_cast<unsigned>(slots_.size());
@@ -285,9 +305,13 @@ bool Worker::resolve_barriers() {
       }
     }
     if (waiting && all_waiting) {
+      uint32_t lanes = 0;
       for (unsigned t = w0; t < end; ++t) {
-        if (slots_[t].state == State::waiting) released_.push_back(t);
+        if (slots_[t].state != State::waiting) continue;
+        released_.push_back(t);
+        lanes |= 1u << (t - w0);
       }
+      warp_released_[w0 / 32] = lanes;
     }
   }
   if (!any_live) return false;
@@ -372,6 +396,23 @@ int barrier_block(const char* file, int line, BarrierOp op, int predicate) {
 
 void barrier_warp(const char* file, int line) {
   if (Worker* w = running_worker) w->wait_warp(file, line);
+}
+
+WarpView warp_exchange(uint64_t value) {
+  if (Worker* w = running_worker) return w->exchange(value);
+  static thread_local uint64_t alone;  // host code: a warp of one
+  alone = value;
+  return WarpView{&alone, 0, 1u};
+}
+
+unsigned live_lanes() {
+  Worker* w = running_worker;
+  return w != nullptr ? w->live_lanes() : 1u;
+}
+
+void warp_exchange_done() {
+  // A second barrier, so that no lane overwrites its slot before every lane has read.
+  if (Worker* w = running_worker) w->wait_warp("a warp shuffle", 0);
 }
 
 void thread_fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -45,6 +45,9 @@ class Worker {
   // Called from kernel code through the barrier builtins.
   int wait_block(const char* file, int line, BarrierOp op, int predicate);
   void wait_warp(const char* file, int line);
+  // Warp shuffles: publish this thread's value and wait for the warp.
+  WarpView exchange(uint64_t value);
+  unsigned live_lanes() const;
 
   // For the fault handler.
   const LaunchState* launch() const { return launch_; }
@@ -98,6 +101,8 @@ class Worker {
   Fiber* finished_ = nullptr;       // a fiber that ran out of threads, released on arrival
   unsigned current_ = 0;
   ctx::fcontext_t scheduler_ = nullptr;
+  std::vector<uint64_t> exchange_;       // one value per thread, for the warp shuffles
+  std::vector<uint32_t> warp_released_;  // per warp: the lanes released by its last __syncwarp
   int barrier_count_ = 0;  // the __syncthreads_count/and/or result of the last release
   int barrier_live_ = 0;
   // Dynamic shared memory: a region that ends at a guard page; a launch uses its top bytes.

@@ -234,3 +234,44 @@ TEST(Barriers, BarriersOnDifferentLinesAreReported) {
 }
 }  // namespace
 }  // namespace emu_test
+
+namespace emu_test {
+// A warp-shuffle reduction and a ballot, in every order; the last warp is partial (40 threads).
+__global__ void shuffle_reduce(const int* in, int* out) {
+  int v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  const unsigned even = __ballot_sync(0xffffffffu, in[threadIdx.x] % 2 == 0);
+  const int first = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x), 0);
+  const int swapped = __shfl_xor_sync(0xffffffffu, static_cast<int>(threadIdx.x), 1);
+  if (threadIdx.x % 32 == 0) {
+    out[threadIdx.x / 32 * 4] = v;
+    out[threadIdx.x / 32 * 4 + 1] = static_cast<int>(even);
+  }
+  if (threadIdx.x == 33) {
+    out[2] = first;
+    out[3] = swapped;
+  }
+}
+
+TEST(WarpPrimitives, ShuffleAndBallotInEveryOrder) {
+  std::vector<int> in(40);
+  for (int i = 0; i < 40; ++i) in[i] = i;
+  int* d_in = to_device(in);
+  int* d_out = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_out, 8 * sizeof(int)), cudaSuccess);
+  for (const char* o : all_orders()) {
+    OrderScope order(o);
+    emu::launch(shuffle_reduce, 1, 40, 0, 0, d_in, d_out);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess) << o;
+    const auto out = to_host(d_out, 8);
+    // (The second warp's sum is undefined in CUDA: it reads lanes 8-31, which do not exist.)
+    EXPECT_EQ(out[0], 31 * 32 / 2) << o;
+    EXPECT_EQ(static_cast<unsigned>(out[1]), 0x55555555u) << o;
+    EXPECT_EQ(static_cast<unsigned>(out[5]), 0x55u) << o;
+    EXPECT_EQ(out[2], 32) << o;
+    EXPECT_EQ(out[3], 32) << o;
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
+}
+}  // namespace emu_test

@@ -29,7 +29,87 @@ int barrier_block(const char* file, int line, BarrierOp op, int predicate);
 // __syncwarp: the same for the 32 threads of the caller's warp.
 void barrier_warp(const char* file, int line);
 void thread_fence();
+
+// Warp shuffles: every live lane of the warp publishes a value (up to 8 bytes) and waits at a warp
+// barrier; `slots` then holds the warp's values and `lanes` the lanes that took part.
+struct WarpView {
+  const uint64_t* slots;
+  unsigned lane;
+  uint32_t lanes;
+};
+WarpView warp_exchange(uint64_t value);
+void warp_exchange_done();
+
+// Reads lane source_of(lane)'s value; a lane outside the warp or not taking part gives the
+// caller's own value, as CUDA specifies for out-of-range sources.
+template <class T, class SourceOf>
+T shuffle(T value, SourceOf source_of) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move up to 8 bytes");
+  uint64_t bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  const WarpView view = warp_exchange(bits);
+  const int source = source_of(static_cast<int>(view.lane));
+  T result = value;
+  if (source >= 0 && source < 32 && (view.lanes >> source & 1u)) {
+    memcpy(&result, &view.slots[source], sizeof(T));
+  }
+  warp_exchange_done();
+  return result;
+}
+
+// The lanes whose predicate is non-zero; *lanes receives the lanes that took part.
+inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
+  const WarpView view = warp_exchange(predicate != 0);
+  unsigned bits = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if ((view.lanes >> lane & 1u) && view.slots[lane] != 0) bits |= 1u << lane;
+  }
+  if (lanes != nullptr) *lanes = view.lanes;
+  warp_exchange_done();
+  return bits;
+}
+
+// The lanes of the caller's warp that have not returned (no barrier: __activemask is not one).
+unsigned live_lanes();
 }  // namespace emu::detail
+
+// Warp-level primitives. The mask is ignored: every live lane of the warp takes part. `width`
+// splits the warp into sections of that many lanes, as in CUDA.
+template <class T>
+T __shfl_sync(unsigned, T var, int src_lane, int width = warpSize) {
+  return ::emu::detail::shuffle(
+      var, [&](int lane) { return (lane / width) * width + ((src_lane % width) + width) % width; });
+}
+template <class T>
+T __shfl_up_sync(unsigned, T var, unsigned delta, int width = warpSize) {
+  return ::emu::detail::shuffle(var, [&](int lane) {
+    return lane % width >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane;
+  });
+}
+template <class T>
+T __shfl_down_sync(unsigned, T var, unsigned delta, int width = warpSize) {
+  return ::emu::detail::shuffle(var, [&](int lane) {
+    return lane % width + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane;
+  });
+}
+template <class T>
+T __shfl_xor_sync(unsigned, T var, int lane_mask, int width = warpSize) {
+  return ::emu::detail::shuffle(var, [&](int lane) {
+    const int source = lane ^ lane_mask;
+    return source / width == lane / width ? source : lane;
+  });
+}
+inline unsigned __ballot_sync(unsigned, int predicate) {
+  return ::emu::detail::warp_ballot(predicate);
+}
+inline int __any_sync(unsigned, int predicate) {
+  return ::emu::detail::warp_ballot(predicate) != 0;
+}
+inline int __all_sync(unsigned, int predicate) {
+  unsigned lanes = 0;
+  return ::emu::detail::warp_ballot(predicate, &lanes) == lanes;
+}
+inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
 
 // Macros so that a barrier knows its source line: divergence reports name it.
 #define __syncthreads() \
