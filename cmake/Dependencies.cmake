@@ -3,6 +3,13 @@
 include(CheckLanguage)
 
 find_package(yaml-cpp REQUIRED)
+# yaml-cpp 0.7 (Debian 12) exports `yaml-cpp`, 0.8 `yaml-cpp::yaml-cpp`: one name for the kit.
+add_library(labkit_yaml INTERFACE)
+if(TARGET yaml-cpp::yaml-cpp)
+  target_link_libraries(labkit_yaml INTERFACE yaml-cpp::yaml-cpp)
+else()
+  target_link_libraries(labkit_yaml INTERFACE yaml-cpp)
+endif()
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(Threads REQUIRED)
 if(LABKIT_BUILD_TESTS)
@@ -32,8 +39,11 @@ else()
 endif()
 
 # The CPU backend needs Boost.Context for its fibers.
-find_package(Boost 1.74 COMPONENTS context QUIET)
-if(Boost_FOUND)
+option(LABKIT_ENABLE_EMU "Build the CPU backend (emu/) where Boost.Context is found" ON)
+if(LABKIT_ENABLE_EMU)
+  find_package(Boost 1.74 COMPONENTS context QUIET)
+endif()
+if(LABKIT_ENABLE_EMU AND Boost_FOUND)
   set(LABKIT_WITH_EMU ON)
 else()
   set(LABKIT_WITH_EMU OFF)

@@ -1,3 +1,99 @@
-# add_lab() and the manifest labgrade reads. Filled in below.
+# add_lab(): everything a lab folder needs, in one call (CUTLASS's examples do the same).
+# labkit_write_manifest(): the JSON file that tells labgrade where every built piece is.
+
+# add_lab(<id>) from labs/<id>/CMakeLists.txt. Builds the lab's harness for each backend and
+# registers the lab's tests: starter in sync with the solution, the solution graded in full and the
+# starter failing cleanly on the CPU backend, and the same on a GPU (label gpu).
+function(add_lab id)
+  set(lab_dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(LABKIT_WITH_GPU)
+    add_library(lab_${id}_harness_gpu STATIC ${lab_dir}/harness.cu)
+    target_include_directories(lab_${id}_harness_gpu PUBLIC ${lab_dir})
+    target_link_libraries(lab_${id}_harness_gpu PUBLIC labkit::harness_gpu)
+    string(APPEND _gpu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_gpu>\", \"$<TARGET_FILE:labkit_harness_gpu>\"],")
+  endif()
+  if(LABKIT_WITH_EMU)
+    emu_add_library(lab_${id}_harness_emu STATIC SOURCES ${lab_dir}/harness.cu
+                    INCLUDE_DIRS ${lab_dir} LINK labkit::harness_emu)
+    target_include_directories(lab_${id}_harness_emu PUBLIC ${lab_dir})
+    string(APPEND _emu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_emu>\", \"$<TARGET_FILE:labkit_harness_emu>\", \"$<TARGET_FILE:emu_runtime>\"],")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY LABKIT_LABS ${id})
+  set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_GPU_LIBS "${_gpu_libs}")
+  set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_EMU_LIBS "${_emu_libs}")
+
+  if(LABKIT_BUILD_TESTS)
+    labkit_add_lab_tests(${id})
+  endif()
+endfunction()
+
+function(labkit_add_lab_tests id)
+  set(src ${PROJECT_SOURCE_DIR})
+  add_test(NAME ${id}.starter_in_sync
+           COMMAND labgrade starter ${id} --check)
+  if(LABKIT_WITH_EMU)
+    add_test(NAME ${id}.solution_full_marks_cpu
+             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend cpu
+                     --require full)
+    add_test(NAME ${id}.starter_fails_cleanly_cpu
+             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend cpu
+                     --require given-only)
+    set_tests_properties(${id}.solution_full_marks_cpu ${id}.starter_fails_cleanly_cpu
+                         PROPERTIES LABELS "cpu;lab" TIMEOUT 600)
+  endif()
+  if(LABKIT_WITH_GPU)
+    add_test(NAME ${id}.solution_full_marks_gpu
+             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend gpu
+                     --require full)
+    add_test(NAME ${id}.starter_fails_cleanly_gpu
+             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend gpu
+                     --require given-only)
+    set_tests_properties(${id}.solution_full_marks_gpu ${id}.starter_fails_cleanly_gpu
+                         PROPERTIES LABELS "gpu;lab" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endif()
+endfunction()
+
+# Writes ${CMAKE_BINARY_DIR}/labkit_manifest.json once every lab is known.
 function(labkit_write_manifest)
+  get_property(gpu_libs GLOBAL PROPERTY LABKIT_GPU_LIBS)
+  get_property(emu_libs GLOBAL PROPERTY LABKIT_EMU_LIBS)
+  string(REGEX REPLACE ",$" "" gpu_libs "${gpu_libs}")
+  string(REGEX REPLACE ",$" "" emu_libs "${emu_libs}")
+  set(nvcc "")
+  if(LABKIT_WITH_GPU)
+    set(nvcc "${CMAKE_CUDA_COMPILER}")
+  else()
+    find_program(nvcc_probe nvcc PATHS /usr/local/cuda/bin)
+    if(nvcc_probe)
+      set(nvcc "${nvcc_probe}")
+    endif()
+  endif()
+  set(emu_cxx "")
+  set(boost_context "")
+  set(emu_include "")
+  if(LABKIT_WITH_EMU)
+    set(emu_cxx "$<TARGET_FILE:emu-cxx>")
+    set(boost_context "$<TARGET_LINKER_FILE:Boost::context>")
+  endif()
+  set(cuda_archs "${CMAKE_CUDA_ARCHITECTURES}")
+  if(NOT cuda_archs)
+    set(cuda_archs 90)
+  endif()
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/labkit_manifest.json CONTENT "{
+  \"source_dir\": \"${PROJECT_SOURCE_DIR}\",
+  \"build_dir\": \"${CMAKE_BINARY_DIR}\",
+  \"data_dir\": \"${LABKIT_DATA_DIR}\",
+  \"cxx\": \"${CMAKE_CXX_COMPILER}\",
+  \"nvcc\": \"${nvcc}\",
+  \"cuda_architectures\": \"${cuda_archs}\",
+  \"gpu_backend\": $<IF:$<BOOL:${LABKIT_WITH_GPU}>,true,false>,
+  \"emu_backend\": $<IF:$<BOOL:${LABKIT_WITH_EMU}>,true,false>,
+  \"emu_cxx\": \"${emu_cxx}\",
+  \"boost_context\": \"${boost_context}\",
+  \"common_include\": \"${PROJECT_SOURCE_DIR}/common/include\",
+  \"harness_include\": \"${PROJECT_SOURCE_DIR}/common/harness\",
+  \"gpu_libs\": {${gpu_libs}},
+  \"emu_libs\": {${emu_libs}}
+}
+")
 endfunction()

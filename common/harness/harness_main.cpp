@@ -1,0 +1,160 @@
+// The harness program: reads a request written by labgrade, runs the student's functions on the
+// inputs it names, writes the outputs and one JSON line per finished case. It never judges: the
+// student's code lives in this process, so anything it reports could be forged. See
+// docs/DESIGN.md, "Harness protocol".
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "matmul_harness.h"
+#include "raw_matrix_file.h"
+
+namespace {
+
+using nlohmann::json;
+
+class ResponseWriter {
+ public:
+  explicit ResponseWriter(const std::string& path) : file_(std::fopen(path.c_str(), "w")) {}
+  ~ResponseWriter() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  bool ok() const { return file_ != nullptr; }
+  // One line, flushed at once: if the student's code kills the process next, this line survives.
+  void line(const json& j) {
+    const std::string text = j.dump() + "\n";
+    std::fwrite(text.data(), 1, text.size(), file_);
+    std::fflush(file_);
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+json outcome_json(const labkit::CaseOutcome& o) {
+  json j = {{"status", o.status}};
+  if (!o.error.empty()) j["error"] = o.error;
+  if (!o.detail.empty()) j["detail"] = o.detail;
+  json launches = json::array();
+  for (const labkit::LaunchRecord& l : o.launches)
+    launches.push_back({{"kernel", l.kernel},
+                        {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
+                        {"block", {l.block[0], l.block[1], l.block[2]}},
+                        {"dynamic_shared_bytes", l.dynamic_shared_bytes}});
+  j["launches"] = launches;
+  return j;
+}
+
+json device_json(const labkit::DeviceInfo& d) {
+  return {{"type", "device"},        {"backend", d.backend},
+          {"name", d.name},          {"cc", d.compute_capability},
+          {"driver", d.driver},      {"runtime", d.runtime},
+          {"sm_clock_mhz", d.sm_clock_mhz}, {"mem_clock_mhz", d.mem_clock_mhz},
+          {"multiprocessors", d.multiprocessors}, {"l2_bytes", d.l2_bytes}};
+}
+
+const labkit::MatmulExercise* find_exercise(const std::string& id) {
+  static const auto exercises = labkit::lab_exercises();
+  for (const auto& e : exercises)
+    if (id == e.id) return &e;
+  return nullptr;
+}
+
+void run_cases(const json& request, const std::string& dir, const labkit::MatmulExercise& ex,
+               labkit::Layout layout, ResponseWriter& out) {
+  for (const auto& c : request.at("cases")) {
+    const std::string id = c.at("id");
+    labkit::MatmulCase mc;
+    mc.m = c.at("m");
+    mc.n = c.at("n");
+    mc.k = c.at("k");
+    const auto A = labkit::raw_file::read(dir, c.at("inputs").at("A"), std::size_t(mc.m) * mc.n);
+    const auto B = labkit::raw_file::read(dir, c.at("inputs").at("B"), std::size_t(mc.n) * mc.k);
+    mc.A = &A;
+    mc.B = &B;
+    std::vector<float> C;
+    const labkit::CaseOutcome outcome = labkit::run_matmul_case(ex, layout, mc, C);
+    if (!C.empty()) labkit::raw_file::write(dir, c.at("outputs").at("C"), C);
+    json line = outcome_json(outcome);
+    line["type"] = "case";
+    line["id"] = id;
+    out.line(line);
+  }
+}
+
+void run_timing(const json& t, const std::string& dir, const labkit::MatmulExercise& ex,
+                ResponseWriter& out) {
+  labkit::TimingRequest req;
+  req.m = t.at("m");
+  req.n = t.at("n");
+  req.k = t.at("k");
+  std::vector<std::vector<float>> storage;
+  storage.reserve(2 * t.at("input_sets").size());
+  for (const auto& set : t.at("input_sets")) {
+    storage.push_back(labkit::raw_file::read(dir, set.at("A"), std::size_t(req.m) * req.n));
+    req.A_sets.push_back(&storage.back());
+    storage.push_back(labkit::raw_file::read(dir, set.at("B"), std::size_t(req.n) * req.k));
+    req.B_sets.push_back(&storage.back());
+  }
+  req.min_reps = t.value("min_reps", req.min_reps);
+  req.max_reps = t.value("max_reps", req.max_reps);
+  req.max_seconds = t.value("max_seconds", req.max_seconds);
+  req.target_spread = t.value("target_spread", req.target_spread);
+
+  const labkit::TimingOutcome result = labkit::time_matmul(ex, req);
+  const auto& names = t.at("outputs");
+  for (std::size_t i = 0; i < result.outputs.size() && i < names.size(); ++i)
+    labkit::raw_file::write(dir, names[i], result.outputs[i]);
+  json line = outcome_json(result.outcome);
+  line["type"] = "timing";
+  line["student_ms"] = result.student_ms;
+  line["baseline_ms"] = result.baseline_ms;
+  if (!result.student_ms.empty()) {
+    line["student_median_ms"] = labkit::median(result.student_ms);
+    line["baseline_median_ms"] = labkit::median(result.baseline_ms);
+  }
+  out.line(line);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: " << argv[0] << " REQUEST.json RESPONSE.jsonl\n";
+    return 2;
+  }
+  ResponseWriter out(argv[2]);
+  if (!out.ok()) {
+    std::cerr << "harness: cannot write " << argv[2] << "\n";
+    return 2;
+  }
+  try {
+    std::ifstream in(argv[1]);
+    const json request = json::parse(in);
+    const std::string request_path = argv[1];
+    const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
+    const std::string exercise_id = request.at("exercise");
+    const labkit::MatmulExercise* ex = find_exercise(exercise_id);
+    if (ex == nullptr) {
+      out.line({{"type", "error"}, {"detail", "unknown exercise '" + exercise_id + "'"}});
+      return 3;
+    }
+    out.line(device_json(labkit::query_device()));
+    const auto layout =
+        request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
+                                                      : labkit::Layout::kGuarded;
+    run_cases(request, dir, *ex, layout, out);
+    if (request.contains("timing") && !request["timing"].is_null())
+      run_timing(request["timing"], dir, *ex, out);
+    out.line({{"type", "done"}});
+  } catch (const std::exception& e) {
+    // Only the kit's own I/O and set-up end here; student failures are reported per case.
+    out.line({{"type", "error"}, {"detail", e.what()}});
+    return 3;
+  }
+  return 0;
+}

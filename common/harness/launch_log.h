@@ -1,0 +1,37 @@
+// The kernels the student's function launched, as seen by the harness: the grader checks the
+// technique (shared memory, barriers) on the kernels that actually ran, not on a kernel that merely
+// exists in the file, and catches functions that compute on the CPU and launch nothing.
+//
+// Filled by a backend-specific hook: launch_wrap_gpu.cu (the link wraps CUDA's launch entry point)
+// or launch_hook_emu.cpp (the CPU backend's launch observer).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace labkit {
+
+struct LaunchRecord {
+  std::string kernel;  // mangled name
+  unsigned grid[3] = {0, 0, 0};
+  unsigned block[3] = {0, 0, 0};
+  unsigned long long dynamic_shared_bytes = 0;
+};
+
+// Records launches while alive (one at a time); nested or concurrent captures are not needed.
+class LaunchCapture {
+ public:
+  LaunchCapture();
+  ~LaunchCapture();
+  LaunchCapture(const LaunchCapture&) = delete;
+  LaunchCapture& operator=(const LaunchCapture&) = delete;
+  std::vector<LaunchRecord> take();
+};
+
+// Called by the backend hooks for every launch.
+void RecordLaunch(const LaunchRecord& record);
+
+// Installs the backend's hook, if it needs installing (the CPU backend's observer); idempotent.
+void InstallLaunchHook();
+
+}  // namespace labkit

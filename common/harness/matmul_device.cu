@@ -1,0 +1,230 @@
+// The CUDA side of the matrix-multiply harness: runs one case of a student's function on fresh,
+// poisoned buffers, and times it against the kit's rows kernel. Every failure becomes a
+// CaseOutcome; only labgrade decides what it means for the grade.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "baseline_rows.cuh"
+#include "device_matrix.cuh"
+#include "labkit/cuda_check.cuh"
+#include "labkit/device_buffer.cuh"
+#include "matmul_harness.h"
+
+namespace labkit {
+namespace {
+
+std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+int attribute_or_zero(cudaDeviceAttr attr) {
+  int value = 0;
+  if (cudaDeviceGetAttribute(&value, attr, 0) != cudaSuccess) {
+    cudaGetLastError();  // a missing attribute is not the student's error
+    return 0;
+  }
+  return value;
+}
+
+// Waits for everything the student started and turns the first error into an outcome.
+CaseOutcome finish_launch() {
+  CaseOutcome outcome;
+  cudaError_t err = cudaGetLastError();  // launch errors (bad configuration, too much shared memory)
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();  // errors while the kernel ran
+  if (err != cudaSuccess) {
+    outcome.status = "cuda_error";
+    outcome.error = cudaGetErrorName(err);
+    outcome.detail = cudaGetErrorString(err);
+  }
+  return outcome;
+}
+
+void call_exercise(const MatmulExercise& ex, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C,
+                   const MatmulCase& c) {
+  if (!ex.host_side) {
+    ex.fn(A.data(), B.data(), C.data(), c.m, c.n, c.k);
+    return;
+  }
+  std::vector<float> host_C(C.size());
+  std::vector<float> poisoned(C.size());
+  std::memset(poisoned.data(), 0xFF, poisoned.size() * sizeof(float));
+  host_C = poisoned;
+  ex.fn(c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k);
+  C.upload(host_C);
+}
+
+// The student's code gets the inputs as `const`; a kernel that writes them anyway (swapped
+// arguments, say) must not go unnoticed.
+std::string check_inputs(const DeviceMatrix& A, const DeviceMatrix& B, const MatmulCase& c) {
+  if (A.download() != *c.A) return "input A was modified by the kernel";
+  if (B.download() != *c.B) return "input B was modified by the kernel";
+  return "";
+}
+
+}  // namespace
+
+DeviceInfo query_device() {
+  DeviceInfo info;
+#ifdef __LABKIT_EMU__
+  info.backend = "cpu";
+#else
+  info.backend = "gpu";
+#endif
+  cudaDeviceProp prop{};
+  LABKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  info.name = prop.name;
+  info.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  info.multiprocessors = prop.multiProcessorCount;
+  info.l2_bytes = prop.l2CacheSize;
+  int v = 0;
+  if (cudaDriverGetVersion(&v) == cudaSuccess) info.driver = version_text(v);
+  if (cudaRuntimeGetVersion(&v) == cudaSuccess) info.runtime = version_text(v);
+  info.sm_clock_mhz = attribute_or_zero(cudaDevAttrClockRate) / 1000;
+  info.mem_clock_mhz = attribute_or_zero(cudaDevAttrMemoryClockRate) / 1000;
+  return info;
+}
+
+CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const MatmulCase& c,
+                            std::vector<float>& C_out) {
+  try {
+    DeviceMatrix A(std::size_t(c.m) * c.n, layout);
+    DeviceMatrix B(std::size_t(c.n) * c.k, layout);
+    DeviceMatrix C(std::size_t(c.m) * c.k, layout);
+    A.upload(*c.A);
+    B.upload(*c.B);
+    C.poison();
+    LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
+
+    LaunchCapture capture;
+    call_exercise(ex, A, B, C, c);
+    CaseOutcome outcome = finish_launch();
+    outcome.launches = capture.take();
+    if (outcome.status != "ok") return outcome;
+
+    C_out = C.download();
+    for (const auto& [matrix, name] :
+         {std::pair<const DeviceMatrix*, const char*>{&A, "A"}, {&B, "B"}, {&C, "C"}}) {
+      const std::string hit = matrix->check_guards(name);
+      if (!hit.empty()) return {"guard_violation", "", hit, outcome.launches};
+    }
+    const std::string modified = check_inputs(A, B, c);
+    if (!modified.empty()) return {"input_modified", "", modified, outcome.launches};
+    return outcome;
+  } catch (const CudaError& e) {
+    return {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};
+  }
+}
+
+namespace {
+
+struct TimedBuffers {
+  std::vector<std::unique_ptr<DeviceMatrix>> A, B, C;
+  std::unique_ptr<DeviceMatrix> baseline_C;
+};
+
+// Writes a buffer twice the size of L2, so every timed run starts from DRAM as a real one would.
+class L2Flusher {
+ public:
+  explicit L2Flusher(long long l2_bytes)
+      : buffer_(static_cast<std::size_t>(std::max<long long>(2 * l2_bytes, 1 << 20))) {}
+  void flush(int salt) { LABKIT_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), salt, buffer_.size())); }
+
+ private:
+  DeviceBuffer<unsigned char> buffer_;
+};
+
+double timed_call(L2Flusher& flusher, int salt, const std::function<void()>& call) {
+  Event start, stop;
+  flusher.flush(salt);
+  start.record();
+  call();
+  stop.record();
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) throw_cuda_error(err, "timed launch", __FILE__, __LINE__);
+  return stop.elapsed_since(start);
+}
+
+bool settled(const TimingRequest& r, const TimingOutcome& t, double seconds) {
+  const int reps = static_cast<int>(t.student_ms.size());
+  if (reps < r.min_reps) return false;
+  if (reps >= r.max_reps || seconds >= r.max_seconds) return true;
+  return relative_spread(t.student_ms) <= r.target_spread &&
+         relative_spread(t.baseline_ms) <= r.target_spread;
+}
+
+}  // namespace
+
+TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
+  TimingOutcome t;
+  try {
+    const DeviceInfo info = query_device();
+    const std::size_t sets = r.A_sets.size();
+    TimedBuffers buf;
+    for (std::size_t s = 0; s < sets; ++s) {
+      buf.A.push_back(std::make_unique<DeviceMatrix>(std::size_t(r.m) * r.n, Layout::kExact));
+      buf.B.push_back(std::make_unique<DeviceMatrix>(std::size_t(r.n) * r.k, Layout::kExact));
+      buf.C.push_back(std::make_unique<DeviceMatrix>(std::size_t(r.m) * r.k, Layout::kExact));
+      buf.A[s]->upload(*r.A_sets[s]);
+      buf.B[s]->upload(*r.B_sets[s]);
+    }
+    buf.baseline_C = std::make_unique<DeviceMatrix>(std::size_t(r.m) * r.k, Layout::kExact);
+    L2Flusher flusher(info.l2_bytes);
+
+    auto student = [&](std::size_t s) {
+      return [&, s] { ex.fn(buf.A[s]->data(), buf.B[s]->data(), buf.C[s]->data(), r.m, r.n, r.k); };
+    };
+    auto baseline = [&](std::size_t s) {
+      return [&, s] {
+        baseline_rows(buf.A[s]->data(), buf.B[s]->data(), buf.baseline_C->data(), r.m, r.n, r.k);
+      };
+    };
+    for (std::size_t s = 0; s < sets; ++s) {  // warm-up: module load, first-touch, clocks
+      student(s)();
+      baseline(s)();
+    }
+    LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
+
+    const auto begin = std::chrono::steady_clock::now();
+    for (int rep = 0;; ++rep) {
+      const std::size_t s = rep % sets;
+      buf.C[s]->poison();  // a call that skips the work leaves NaN behind
+      // Alternate who goes first, so neither always runs on a GPU the other just warmed.
+      if (rep % 2 == 0) {
+        t.student_ms.push_back(timed_call(flusher, rep, student(s)));
+        t.baseline_ms.push_back(timed_call(flusher, rep + 1, baseline(s)));
+      } else {
+        t.baseline_ms.push_back(timed_call(flusher, rep, baseline(s)));
+        t.student_ms.push_back(timed_call(flusher, rep + 1, student(s)));
+      }
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      if (settled(r, t, seconds)) break;
+    }
+
+    // Caching check: give each set's buffers the next set's data, run once more, and hand back
+    // those outputs. Output s must equal A[(s+1)%sets] * B[(s+1)%sets]; a function that reuses a
+    // result by pointer returns the old product and fails.
+    for (std::size_t s = 0; s < sets; ++s) {
+      buf.A[s]->upload(*r.A_sets[(s + 1) % sets]);
+      buf.B[s]->upload(*r.B_sets[(s + 1) % sets]);
+      buf.C[s]->poison();
+      student(s)();
+    }
+    const CaseOutcome last = finish_launch();
+    if (last.status != "ok") {
+      t.outcome = last;
+      return t;
+    }
+    for (std::size_t s = 0; s < sets; ++s) t.outputs.push_back(buf.C[s]->download());
+  } catch (const CudaError& e) {
+    t.outcome = {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};
+  }
+  return t;
+}
+
+}  // namespace labkit

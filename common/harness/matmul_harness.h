@@ -1,0 +1,82 @@
+// The interface between the harness's plain C++ driver (harness_main.cpp: JSON, files) and its
+// CUDA side (matmul_device.cu). Nothing here names a CUDA type, so the driver compiles with any C++
+// compiler and is shared by the GPU and CPU backends.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "launch_log.h"
+
+namespace labkit {
+
+// C = A * B with A m x n, B n x k, C m x k, row-major. Device pointers unless `host_side`.
+using MatmulFn = void (*)(const float* A, const float* B, float* C, int m, int n, int k);
+
+struct MatmulExercise {
+  const char* id;
+  MatmulFn fn;
+  bool host_side;  // a CPU function (lab 01's host version): takes host pointers
+};
+
+// Each lab's harness table (labs/<lab>/harness.cu) defines this.
+std::vector<MatmulExercise> lab_exercises();
+
+enum class Layout {
+  kGuarded,  // each matrix inside one allocation with guard zones before and after
+  kExact,    // each matrix its own allocation of exactly its size (for memory checkers)
+};
+
+struct DeviceInfo {
+  std::string backend;  // "gpu" or "cpu"
+  std::string name;
+  std::string compute_capability;
+  std::string driver;
+  std::string runtime;
+  int sm_clock_mhz = 0;
+  int mem_clock_mhz = 0;
+  int multiprocessors = 0;
+  long long l2_bytes = 0;
+};
+
+struct CaseOutcome {
+  std::string status = "ok";  // ok | cuda_error | guard_violation | input_modified
+  std::string error;          // e.g. cudaErrorIllegalAddress
+  std::string detail;
+  std::vector<LaunchRecord> launches;  // what the student's function launched
+};
+
+struct MatmulCase {
+  int m = 0, n = 0, k = 0;
+  const std::vector<float>* A = nullptr;
+  const std::vector<float>* B = nullptr;
+};
+
+struct TimingRequest {
+  int m = 0, n = 0, k = 0;
+  std::vector<const std::vector<float>*> A_sets;
+  std::vector<const std::vector<float>*> B_sets;
+  int min_reps = 10;
+  int max_reps = 200;
+  double max_seconds = 5.0;
+  double target_spread = 0.02;
+};
+
+struct TimingOutcome {
+  CaseOutcome outcome;
+  std::vector<double> student_ms;
+  std::vector<double> baseline_ms;
+  std::vector<std::vector<float>> outputs;  // the student's last C for each input set
+};
+
+DeviceInfo query_device();
+CaseOutcome run_matmul_case(const MatmulExercise& exercise, Layout layout, const MatmulCase& c,
+                            std::vector<float>& C);
+TimingOutcome time_matmul(const MatmulExercise& exercise, const TimingRequest& request);
+
+double median(std::vector<double> values);
+// (p75 - p25) / median: how settled a series of timings is.
+double relative_spread(std::vector<double> values);
+
+}  // namespace labkit

@@ -1,0 +1,53 @@
+// labgrade's command line, parsed into plain data (main.cpp acts on it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "backend.h"
+#include "result.h"
+
+namespace labkit {
+
+enum class Requirement {
+  kNone,       // exit 0 whatever the score
+  kFull,       // exit 1 unless every correctness point was earned (speed where measured too)
+  kGivenOnly,  // exit 1 unless the graded exercises all scored 0 and nothing crashed the grader
+};
+
+struct CheckCommand {
+  std::string lab;
+  std::string src;  // empty: the lab's starter folder
+  std::optional<uint64_t> seed;
+  std::string json_path;
+  std::string gradescope_dir;
+  BackendChoice backend = BackendChoice::kAuto;
+  Requirement require = Requirement::kNone;
+  std::string work_dir;  // empty: a fresh temporary folder, removed afterwards
+  bool color = false;
+};
+
+struct StarterOptions {
+  std::string lab;
+  bool check_only = false;
+};
+
+struct CliCommand {
+  enum class Kind { kHelp, kCheck, kStarter } kind = Kind::kHelp;
+  CheckCommand check;
+  StarterOptions starter;
+  std::string manifest;  // empty: the one of this build
+};
+
+Result<CliCommand> ParseCommandLine(int argc, const char* const* argv);
+const char* UsageText();
+
+// Exit statuses, documented in `labgrade --help` and the README.
+constexpr int kExitGraded = 0;
+constexpr int kExitRequirementNotMet = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitMissing = 3;   // unknown lab, missing folder or file, unbuilt kit
+constexpr int kExitNoGpu = 77;    // --backend gpu on a machine without one (CTest: skipped)
+
+}  // namespace labkit

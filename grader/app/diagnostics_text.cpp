@@ -1,0 +1,130 @@
+#include "diagnostics_text.h"
+
+#include "resource_report.h"
+
+#include <cstdlib>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace labkit {
+using nlohmann::json;
+
+namespace {
+
+std::string Triple(const json& j) {
+  if (!j.is_array() || j.size() != 3) return "?";
+  std::ostringstream s;
+  s << "(" << j[0] << "," << j[1] << "," << j[2] << ")";
+  return s.str();
+}
+
+std::string SourceLine(const std::string& executable, const std::string& pc, ProcessRunner* runner) {
+  if (runner == nullptr || executable.empty() || pc.empty()) return "";
+  Command cmd;
+  cmd.argv = {"addr2line", "-e", executable, "-C", "-f", "-i", pc};
+  cmd.timeout_seconds = 20;
+  const ProcessResult r = runner->Run(cmd);
+  if (!r.Succeeded()) return "";
+  // addr2line prints "function\nfile:line" pairs, innermost first.
+  std::istringstream lines(r.output);
+  std::string function, location;
+  if (!std::getline(lines, function) || !std::getline(lines, location)) return "";
+  if (location.rfind("??", 0) == 0) return "";
+  const auto disc = location.find(" (discriminator");
+  if (disc != std::string::npos) location.erase(disc);
+  return location;
+}
+
+}  // namespace
+
+
+std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
+                                  ProcessRunner* runner) {
+  const std::string kind = d.value("kind", "");
+  const std::string kernel = d.contains("kernel") ? DemangleSymbol(d.value("kernel", "")) : "";
+  const std::string where =
+      (kernel.empty() ? "" : " in " + kernel) +
+      (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
+      (d.contains("block") ? " of block " + Triple(d["block"]) : "");
+  const std::string line = SourceLine(executable, d.value("pc", ""), runner);
+  const std::string at = line.empty() ? "" : " at " + line;
+
+  if (kind == "out_of_bounds") {
+    const long long size = d.value("buffer_bytes", -1LL);
+    const long long offset = d.value("offset", -1LL);
+    std::string what = "an out-of-bounds " + d.value("access", std::string("access")) + where + at;
+    if (size >= 0 && offset >= 0) {
+      what += ": " + std::to_string(offset - size) + " byte(s) past the end of a " +
+              std::to_string(size) + "-byte device buffer";
+    }
+    return what +
+           ". Usual cause: a load of A or B without a bounds check, e.g. a tile load in the last "
+           "partial tile; guard the loads (store 0 instead), not only the store into C.";
+  }
+  if (kind == "divergent_barrier") {
+    return "__syncthreads() reached by only some threads of a block" + where + at + ": " +
+           d.value("detail", std::string()) +
+           ". Every thread of a block must reach the same barrier: do not return early or put a "
+           "barrier inside an if that depends on the thread index; skip only the store instead.";
+  }
+  if (kind == "host_pointer") {
+    return "a host pointer was passed to a kernel" + where + " (argument " +
+           std::to_string(d.value("argument", -1)) +
+           "). Kernels can only read device memory: pass the pointers the grader gave you, or "
+           "memory from cudaMalloc.";
+  }
+  if (kind == "bad_copy") {
+    return d.value("call", std::string("a copy")) + ": " + d.value("detail", std::string()) +
+           ". Check the order of the destination and source and the cudaMemcpyKind.";
+  }
+  if (kind == "guard_overwritten") {
+    return "memory just outside a device buffer was overwritten" + where + ": " +
+           d.value("detail", std::string()) + ". Usual cause: a store into C without a bounds check.";
+  }
+  if (kind == "stack_overflow") {
+    return "a GPU thread ran out of stack" + where + at +
+           ": very large local arrays or deep recursion in a kernel.";
+  }
+  return "the CPU backend reported: " + d.dump();
+}
+
+std::string SummariseSanitizerLog(const std::string& log, const std::string& tool) {
+  static const std::regex summary(R"((ERROR|RACECHECK) SUMMARY: (\d+) (error|hazard))");
+  std::smatch m;
+  const bool found = std::regex_search(log, m, summary) && std::stoi(m[2].str()) > 0;
+  if (!found) return "";
+  std::istringstream lines(log);
+  std::string line, kept;
+  int count = 0;
+  while (std::getline(lines, line) && count < 14) {
+    const auto start = line.find_first_not_of("= ");
+    if (start == std::string::npos) continue;
+    const std::string text = line.substr(start);
+    if (text.rfind("Saved host backtrace", 0) == 0 || text.rfind("Host Frame", 0) == 0) continue;
+    kept += "  " + text + "\n";
+    ++count;
+  }
+  const std::string cause =
+      tool == "racecheck"
+          ? "a shared-memory hazard: threads read shared memory that another thread writes "
+            "without a __syncthreads() between them (after loading a tile, and again before "
+            "overwriting it)."
+          : "an access outside device memory: usually a load of A or B, or the store into C, "
+            "without a bounds check.";
+  return "compute-sanitizer " + tool + " found " + m[2].str() + " " + m[3].str() + "(s):\n" +
+         kept + "Usual cause: " + cause;
+}
+
+std::string DescribeDeath(const ProcessResult& p) {
+  if (!p.started) return "the harness could not be started: " + p.start_error;
+  if (p.timed_out)
+    return "it did not finish within " + std::to_string(static_cast<int>(p.seconds + 0.5)) +
+           " s and was stopped (an endless loop, or a barrier some threads never reach?)";
+  if (p.signal != 0)
+    return std::string("it crashed (") + p.Describe() +
+           "): usually a host-side bug such as using a device pointer on the CPU";
+  return "it stopped with " + p.Describe();
+}
+
+}  // namespace labkit

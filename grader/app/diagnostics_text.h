@@ -1,0 +1,26 @@
+// Turning what a checker reported (the CPU backend's diagnostics, compute-sanitizer's log, a
+// process that died) into a message for the student: what happened, where, and the usual cause.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+
+namespace labkit {
+
+// One CPU-backend diagnostic line (docs/DESIGN.md) as a sentence. `executable` is used to turn
+// the faulting address into a source line (addr2line); pass "" to skip that.
+std::string DescribeEmuDiagnostic(const nlohmann::json& diagnostic, const std::string& executable,
+                                  ProcessRunner* runner);
+
+// The errors compute-sanitizer found, or "" when it found none. Keeps the tool's own lines
+// (kernel, source line, thread, block, address) and adds the usual cause.
+std::string SummariseSanitizerLog(const std::string& log, const std::string& tool);
+
+// A harness that died: why, in words ("it crashed with a segmentation fault (signal 11)").
+std::string DescribeDeath(const ProcessResult& process);
+
+}  // namespace labkit

@@ -1,0 +1,74 @@
+#include "diagnostics_text.h"
+
+#include <gtest/gtest.h>
+
+namespace labkit {
+namespace {
+
+TEST(DiagnosticsText, OutOfBoundsReadNamesKernelThreadAndDistance) {
+  const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "read",
+      "buffer_bytes": 3364, "offset": 3368, "kernel": "_Z23matmul_tiled_any_kernelPKfS0_Pfiii",
+      "block": [1, 1, 0], "thread": [3, 0, 0]})");
+  EXPECT_EQ(DescribeEmuDiagnostic(d, "", nullptr),
+            "an out-of-bounds read in matmul_tiled_any_kernel(float const*, float const*, float*, "
+            "int, int, int), thread (3,0,0) of block (1,1,0): 4 byte(s) past the end of a "
+            "3364-byte device buffer. Usual cause: a load of A or B without a bounds check, e.g. a "
+            "tile load in the last partial tile; guard the loads (store 0 instead), not only the "
+            "store into C.");
+}
+
+TEST(DiagnosticsText, DivergentBarrierSaysWhatToDo) {
+  const auto d = nlohmann::json::parse(
+      R"({"kind": "divergent_barrier", "kernel": "k", "block": [0, 0, 0], "detail": "x"})");
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
+  EXPECT_NE(text.find("__syncthreads() reached by only some threads"), std::string::npos);
+  EXPECT_NE(text.find("do not return early"), std::string::npos);
+}
+
+TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
+  const std::string log =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at matmul_tiled_any_kernel(const float *, const float *, float *, int, int, "
+      "int)+0x1d0 in /s/matmul.cu:88\n"
+      "=========     by thread (3,0,0) in block (1,1,0)\n"
+      "=========     Address 0x7f0000000d24 is out of bounds\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  const std::string text = SummariseSanitizerLog(log, "memcheck");
+  EXPECT_EQ(text.rfind("compute-sanitizer memcheck found 1 error(s):\n", 0), 0u);
+  EXPECT_NE(text.find("/s/matmul.cu:88"), std::string::npos);
+  EXPECT_NE(text.find("by thread (3,0,0) in block (1,1,0)"), std::string::npos);
+}
+
+TEST(DiagnosticsText, CleanSanitizerLogIsEmpty) {
+  EXPECT_EQ(SummariseSanitizerLog("========= ERROR SUMMARY: 0 errors\n", "memcheck"), "");
+  EXPECT_EQ(SummariseSanitizerLog("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 "
+                                  "warnings)\n",
+                                  "racecheck"),
+            "");
+}
+
+TEST(DiagnosticsText, RacecheckHazardIsAnError) {
+  const std::string log =
+      "========= Error: Race reported between Write access at matmul.cu:52 in k\n"
+      "=========     and Read access at matmul.cu:55 in k [1024 hazards]\n"
+      "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+  const std::string text = SummariseSanitizerLog(log, "racecheck");
+  EXPECT_NE(text.find("found 1 hazard(s)"), std::string::npos);
+  EXPECT_NE(text.find("matmul.cu:52"), std::string::npos);
+  EXPECT_NE(text.find("__syncthreads()"), std::string::npos);
+}
+
+TEST(DiagnosticsText, DeathByTimeoutAndSignal) {
+  ProcessResult p;
+  p.started = true;
+  p.timed_out = true;
+  p.seconds = 60;
+  EXPECT_EQ(DescribeDeath(p).rfind("it did not finish within 60 s", 0), 0u);
+  p.timed_out = false;
+  p.signal = 11;
+  EXPECT_NE(DescribeDeath(p).find("signal 11"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace labkit

@@ -1,0 +1,263 @@
+#include "exercise_grader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "diagnosis.h"
+#include "diagnostics_text.h"
+#include "inputs.h"
+#include "tolerance.h"
+
+namespace labkit {
+namespace {
+
+std::string ShapeText(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+std::string CaseName(const MatrixCase& c) {
+  const auto d = c.id.find("_dataset_");
+  if (d != std::string::npos) return "dataset " + c.id.substr(d + 9) + " (" + ShapeText(c.shape) + ")";
+  return "case " + ShapeText(c.shape) + " (m x n x k)";
+}
+
+ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message) {
+  ExerciseVerdict v;
+  v.id = ex.id;
+  v.status = std::move(status);
+  v.message = std::move(message);
+  return v;
+}
+
+// Why a harness run cannot be judged on its values, or "" when every case ran.
+std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                       const std::string& executable, std::string& status) {
+  status = "failed";
+  if (!run.harness_error.empty()) {
+    status = "grader_error";
+    return "the grader's harness failed on its own: " + run.harness_error;
+  }
+  if (!run.emu_diagnostics.empty()) {
+    std::string where;
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      if (!run.cases[i].reported) {
+        where = " (while running " + CaseName(cases[i]) + ")";
+        break;
+      }
+    return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) + where;
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const CaseRun& r = run.cases[i];
+    const std::string name = CaseName(cases[i]);
+    if (!r.reported) {
+      status = run.process.timed_out ? "timeout" : "crashed";
+      return "while running " + name + ", " + DescribeDeath(run.process);
+    }
+    if (r.status == "cuda_error") {
+      std::string cause;
+      if (r.error == "cudaErrorInvalidConfiguration")
+        cause = " Usual cause: a block of more than 1024 threads, or a grid or block dimension of 0.";
+      else if (r.error == "cudaErrorIllegalAddress")
+        cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
+      else if (r.error == "cudaErrorLaunchFailure")
+        cause = " Usual cause: the kernel faulted or broke a barrier rule.";
+      return "CUDA error " + r.error + " in " + name + ": " + r.detail + "." + cause;
+    }
+    if (r.status == "guard_violation")
+      return "in " + name + ", " + r.detail +
+             ". Usual cause: a store into C without a bounds check (row < m && col < k).";
+    if (r.status == "input_modified")
+      return "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.";
+    if (r.status != "ok") return "in " + name + ": the harness reported " + r.status;
+  }
+  if (!run.done) {
+    status = run.process.timed_out ? "timeout" : "crashed";
+    return "after the last case, " + DescribeDeath(run.process);
+  }
+  return "";
+}
+
+// The first case whose values are wrong, as a message; "" when all are right.
+std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flavour,
+                         const HarnessRun& run, const std::vector<MatrixCase>& cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const MatrixCase& c = cases[i];
+    auto check = CheckProduct(model, c.shape, c.A, c.B, run.cases[i].C);
+    if (!check.ok()) return "in " + CaseName(c) + ": " + check.error();
+    if (check->passed()) continue;
+    std::string build = flavour == Flavour::kDefault
+                            ? ""
+                            : " (in the build with fused multiply-add off, which must match the "
+                              "sequential float sum bit for bit: keep the inner index ascending "
+                              "and accumulate in one float)";
+    return "wrong result in " + CaseName(c) + build + ":\n" +
+           Diagnose(*check, c.A, c.B, env.spec.tile).text;
+  }
+  return "";
+}
+
+// CPU backend: the same build run with other thread orders between barriers must give the same
+// bits. A difference means threads read shared memory before (or after) it was meant to be.
+std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                         const HarnessRun& forward, const std::string& executable,
+                         const std::string& dir, std::string& status) {
+  const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
+  for (const std::string& order : orders) {
+    HarnessOptions options;
+    options.exercise = ex.id;
+    options.exact_layout = true;
+    options.emu_order = order;
+    options.emu_kernels_json = env.kernels_json;
+    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+    const HarnessRun run = RunHarness(env.runner, executable, dir + "/order_" +
+                                      order.substr(0, order.find(':')), options, cases);
+    const std::string failure = RunFailure(env, run, cases, executable, status);
+    if (!failure.empty()) return "with threads run in " + order + " order: " + failure;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& a = forward.cases[i].C;
+      const auto& b = run.cases[i].C;
+      for (std::size_t e = 0; e < a.size() && e < b.size(); ++e) {
+        if (std::memcmp(&a[e], &b[e], sizeof(float)) == 0) continue;
+        std::ostringstream msg;
+        msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
+            << ", C at row " << e / cases[i].shape.k << ", column " << e % cases[i].shape.k
+            << " is " << a[e] << " when a block's threads run first to last between barriers, but "
+            << b[e] << " in " << order
+            << " order. A missing __syncthreads()? Threads must wait after filling shared memory "
+               "and again before overwriting it.";
+        status = "failed";
+        return msg.str();
+      }
+    }
+  }
+  return "";
+}
+
+// GPU backend: the default build once under memcheck (exact allocations, so reads past the end
+// are seen) and once under racecheck (small cases: racecheck is slow).
+std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, std::vector<MatrixCase> cases,
+                             const std::string& executable, const std::string& dir,
+                             std::string& status) {
+  for (const std::string tool : {"memcheck", "racecheck"}) {
+    if (tool == "racecheck") {
+      std::vector<MatrixCase> small;
+      for (auto& c : cases)
+        if (c.shape.m * c.shape.n * c.shape.k <= 64 * 64 * 64) small.push_back(c);
+      cases = small;
+    }
+    HarnessOptions options;
+    options.exercise = ex.id;
+    options.exact_layout = true;
+    options.sanitizer_tool = tool;
+    options.timeout_seconds = 300;
+    const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool, options, cases);
+    const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
+    if (!found.empty()) {
+      status = "failed";
+      return found;
+    }
+    if (!run.process.started || run.sanitizer_log.empty()) {
+      status = "grader_error";
+      return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
+             run.process.output.substr(0, 2000);
+    }
+  }
+  return "";
+}
+
+// The technique is judged on the kernels the student's function really launched: a tiled kernel
+// that exists but is never called, or work done on the CPU, earns nothing here.
+std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+                             std::vector<std::string>& notes) {
+  if (ex.kernel.empty()) return "";  // a host-side exercise
+  std::vector<std::string> launched;
+  for (const CaseRun& c : run.cases)
+    for (const std::string& k : c.launched_kernels)
+      if (std::find(launched.begin(), launched.end(), k) == launched.end()) launched.push_back(k);
+  if (launched.empty())
+    return ex.function + " launched no kernel: the product must be computed on the GPU by a kernel "
+           "launched from " + ex.function + " (" + ex.kernel + " in the starter).";
+  if (!ex.technique) return "";
+  if (!env.resources) {
+    notes.push_back("technique not checked: " + env.resources_error);
+    return "";
+  }
+  std::string first_failure;
+  for (const std::string& kernel : launched) {
+    const std::string failure = CheckTechnique(*env.resources, kernel, *ex.technique);
+    if (failure.empty()) return "";
+    if (first_failure.empty()) first_failure = failure;
+  }
+  std::string names;
+  for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
+  return "correct results, but not with the technique this exercise teaches: " + ex.function +
+         " launched " + names + ", and " + first_failure + ".";
+}
+
+}  // namespace
+
+std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
+  std::vector<MatrixCase> cases;
+  const ShapeList* list = env.spec.FindShapes(ex.shapes);
+  bool multiples_only = true;
+  int index = 0;
+  for (const Shape& s : list->shapes) {
+    const int64_t t = env.spec.tile;
+    multiples_only = multiples_only && t > 0 && s.m % t == 0 && s.n % t == 0 && s.k % t == 0;
+    MatrixCase c;
+    c.id = ex.id + "_" + std::to_string(index++);
+    c.shape = s;
+    ProductInputs in = GenerateProductInputs(env.seed, c.id, s, ValueKind::kFullMantissa);
+    c.A = std::move(in.a);
+    c.B = std::move(in.b);
+    cases.push_back(std::move(c));
+  }
+  for (const Dataset& d : env.datasets) {
+    const int64_t t = env.spec.tile;
+    const bool fits = !multiples_only ||
+                      (d.shape.m % t == 0 && d.shape.n % t == 0 && d.shape.k % t == 0);
+    if (!fits) continue;
+    cases.push_back({ex.id + "_dataset_" + d.name, d.shape, d.A, d.B});
+  }
+  return cases;
+}
+
+ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
+  const std::vector<MatrixCase> cases = CasesFor(env, ex);
+  const std::string dir = env.work_dir + "/" + ex.id;
+  HarnessRun forward;
+  for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
+    const BuildOutcome& build = env.builds.at(flavour);
+    if (!build.ok) return Verdict(ex, "compile_error", build.message);
+    HarnessOptions options;
+    options.exercise = ex.id;
+    options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
+    options.emu_kernels_json = env.kernels_json;
+    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+    HarnessRun run = RunHarness(env.runner, build.executable,
+                                dir + "/" + ToString(flavour), options, cases);
+    std::string status;
+    const std::string failure = RunFailure(env, run, cases, build.executable, status);
+    if (!failure.empty()) return Verdict(ex, status, failure);
+    const ToleranceModel model = flavour == Flavour::kDefault ? env.spec.tolerance.model
+                                                              : NofmaModel(env.spec, ex);
+    const std::string wrong = ValueFailure(env, model, flavour, run, cases);
+    if (!wrong.empty()) return Verdict(ex, "failed", wrong);
+    if (flavour == Flavour::kDefault) forward = std::move(run);
+  }
+
+  std::string status;
+  const std::string& exe = env.builds.at(Flavour::kDefault).executable;
+  const std::string checker = env.backend == Backend::kCpu
+                                  ? OrderFailure(env, ex, cases, forward, exe, dir, status)
+                                  : SanitizerFailure(env, ex, cases, exe, dir, status);
+  if (!checker.empty()) return Verdict(ex, status, checker);
+
+  ExerciseVerdict verdict = Verdict(ex, "passed", "");
+  const std::string technique = TechniqueFailure(env, ex, forward, verdict.notes);
+  if (!technique.empty()) return Verdict(ex, "technique", technique);
+  return verdict;
+}
+
+}  // namespace labkit

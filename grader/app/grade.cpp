@@ -1,0 +1,184 @@
+#include "grade.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "datasets.h"
+#include "exercise_grader.h"
+#include "resource_report.h"
+#include "scoring.h"
+#include "speed_grader.h"
+#include "submission_build.h"
+
+namespace labkit {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string UtcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+void Say(const GradeRequest& request, const std::string& line) {
+  if (request.progress) request.progress(line);
+}
+
+// Reads the kernels' resources with nvcc; on the CPU backend also hands them to the emulator.
+void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
+  const std::string text = builder.ResourceReportText(src_dir, env.resources_error);
+  if (text.empty()) return;
+  auto report = ParsePtxasReport(text);
+  if (!report) {
+    env.resources_error = "nvcc's resource report could not be read: " + report.error();
+    return;
+  }
+  env.resources = std::move(*report);
+  if (env.backend == Backend::kCpu) {
+    env.kernels_json = env.work_dir + "/kernels.json";
+    std::ofstream(env.kernels_json) << ToEmulatorJson(*env.resources).dump(1);
+  }
+}
+
+// The harness's own words on the device (first exercise run that reported one).
+DeviceInfo DeviceFrom(const nlohmann::json& line) {
+  DeviceInfo d;
+  if (!line.is_object()) return d;
+  d.name = line.value("name", "");
+  d.driver = line.value("driver", "");
+  d.runtime = line.value("runtime", "");
+  d.cc = line.value("cc", "");
+  d.sm_clock_mhz = line.value("sm_clock_mhz", 0);
+  d.mem_clock_mhz = line.value("mem_clock_mhz", 0);
+  return d;
+}
+
+DeviceInfo ProbeDevice(GradeEnv& env) {
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
+  if (!build.ok) return {};
+  HarnessOptions options;
+  options.exercise = env.spec.exercises.front().id;
+  options.timeout_seconds = 60;
+  return DeviceFrom(RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {})
+                        .device);
+}
+
+ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
+  ExerciseOutcome outcome;
+  outcome.id = v.id;
+  outcome.notes = v.notes;
+  if (v.status == "technique") {
+    outcome.flavours = {{"default", GradeStatus::kPassed, ""}, {"nofma", GradeStatus::kPassed, ""}};
+    outcome.technique_failure = v.message;
+    return outcome;
+  }
+  const GradeStatus status = ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
+  outcome.flavours = {{"default", status, v.message},
+                      {"nofma", status, status == GradeStatus::kPassed ? "" : v.message}};
+  return outcome;
+}
+
+SpeedMeasurement ToMeasurement(const SpeedOutcome& s) {
+  SpeedMeasurement m;
+  m.kind = s.status == "measured"       ? SpeedMeasurement::Kind::kMeasured
+           : s.status == "not_measured" ? SpeedMeasurement::Kind::kNotMeasured
+                                        : SpeedMeasurement::Kind::kFailed;
+  m.student_ms = s.student_ms;
+  m.baseline_ms = s.baseline_ms;
+  m.reference_ms = s.reference_ms;
+  m.reference_baseline_ms = s.reference_baseline_ms;
+  m.message = s.message;
+  return m;
+}
+
+ExerciseResult GivenResult(const Exercise& ex, const ExerciseVerdict& v) {
+  ExerciseResult r;
+  r.id = ex.id;
+  r.title = ex.title + " [given, not scored]";
+  r.status = v.status == "technique" ? GradeStatus::kPassed
+                                     : ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
+  r.message = v.message;
+  r.notes = v.notes;
+  return r;
+}
+
+}  // namespace
+
+GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
+                            const GradeRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  GradeResult result;
+  result.lab = spec.id;
+  result.lab_title = spec.title;
+  result.submission = request.submission_name;
+  result.backend = ToString(request.backend);
+  result.seed = request.seed;
+  result.timestamp = UtcTimestamp();
+
+  GradeEnv env{runner, manifest, spec, request.backend, request.seed, request.work_dir};
+  fs::create_directories(request.work_dir);
+  auto datasets = LoadDatasets(manifest.data_dir, spec);
+  std::string grader_fault = datasets ? "" : datasets.error();
+  if (datasets) env.datasets = std::move(*datasets);
+
+  SubmissionBuilder builder(runner, manifest, spec);
+  for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
+    Say(request, std::string("building (") + ToString(flavour) + " flavour)");
+    env.builds[flavour] = builder.Build(request.src_dir,
+                                        request.work_dir + "/build_" + ToString(flavour),
+                                        request.backend, flavour);
+    if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
+  }
+  ReadResources(env, builder, request.src_dir);
+
+  std::vector<ExerciseOutcome> outcomes;
+  bool speed_exercise_passed = false;
+  for (const Exercise& ex : spec.exercises) {
+    Say(request, "exercise " + ex.id + ": " + ex.title);
+    ExerciseVerdict verdict;
+    if (!grader_fault.empty()) {
+      verdict = {ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
+    } else {
+      verdict = GradeExercise(env, ex);
+    }
+    Say(request, "  -> " + verdict.status);
+    if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
+    if (ex.given) {
+      result.exercises.push_back(GivenResult(ex, verdict));
+    } else {
+      outcomes.push_back(ToOutcome(verdict));
+    }
+  }
+
+  SpeedOutcome speed;
+  if (grader_fault.empty()) {
+    if (spec.speed && request.backend == Backend::kGpu) Say(request, "timing");
+    speed = GradeSpeed(env, speed_exercise_passed);
+  } else {
+    speed.status = "not_measured";
+    speed.message = "the grader could not run: " + grader_fault;
+  }
+  auto scores = ScoreSubmission(spec, outcomes, ToMeasurement(speed));
+  if (scores) {
+    const std::vector<ExerciseResult> given = result.exercises;
+    result.SetScores(*scores);
+    result.exercises.insert(result.exercises.begin(), given.begin(), given.end());
+  } else {
+    ExerciseResult fault;
+    fault.id = "grader";
+    fault.title = "grading";
+    fault.status = GradeStatus::kGraderError;
+    fault.message = scores.error();
+    result.exercises.push_back(fault);
+  }
+  result.device = grader_fault.empty() ? ProbeDevice(env) : DeviceInfo{};
+  result.execution_time_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace labkit

@@ -1,0 +1,30 @@
+// Grading one submission end to end: build both flavours, read the kernels' resources, grade each
+// exercise, time the speed exercise, score, and assemble the result every report writer reads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "backend.h"
+#include "lab_spec.h"
+#include "manifest.h"
+#include "process.h"
+#include "report.h"
+
+namespace labkit {
+
+struct GradeRequest {
+  std::string src_dir;
+  std::string submission_name;  // for reports: the folder's name unless told otherwise
+  Backend backend = Backend::kCpu;
+  uint64_t seed = 0;
+  std::string work_dir;  // scratch, created if missing
+  // Progress lines for a person watching ("building the default flavour..."); may be empty.
+  std::function<void(const std::string&)> progress;
+};
+
+GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
+                            const GradeRequest& request);
+
+}  // namespace labkit

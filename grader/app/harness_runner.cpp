@@ -1,0 +1,165 @@
+#include "harness_runner.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "raw_matrix_file.h"
+
+namespace labkit {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<json> ReadJsonLines(const std::string& path) {
+  std::vector<json> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    // A line cut short by a crash is not an error of the student's; skip it.
+    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!parsed.is_discarded()) lines.push_back(std::move(parsed));
+  }
+  return lines;
+}
+
+std::string FindComputeSanitizer() {
+  for (const char* dir : {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer",
+                          "/opt/cuda/bin", "/usr/bin"}) {
+    const std::string candidate = std::string(dir) + "/compute-sanitizer";
+    if (fs::exists(candidate)) return candidate;
+  }
+  return "compute-sanitizer";  // let PATH decide
+}
+
+json WriteRequest(const std::string& dir, const HarnessOptions& options,
+                  const std::vector<MatrixCase>& cases) {
+  json request = {{"exercise", options.exercise},
+                  {"layout", options.exact_layout ? "exact" : "guarded"},
+                  {"cases", json::array()},
+                  {"timing", nullptr}};
+  for (const MatrixCase& c : cases) {
+    raw_file::write(dir, c.id + ".A.f32", c.A);
+    raw_file::write(dir, c.id + ".B.f32", c.B);
+    fs::remove(dir + c.id + ".C.f32");
+    request["cases"].push_back({{"id", c.id},
+                                {"m", c.shape.m},
+                                {"n", c.shape.n},
+                                {"k", c.shape.k},
+                                {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
+                                {"outputs", {{"C", c.id + ".C.f32"}}}});
+  }
+  if (options.timing != nullptr) {
+    const TimingSpec& t = *options.timing;
+    json sets = json::array(), outputs = json::array();
+    for (std::size_t s = 0; s < t.A_sets.size(); ++s) {
+      const std::string stem = "t" + std::to_string(s);
+      raw_file::write(dir, stem + ".A.f32", t.A_sets[s]);
+      raw_file::write(dir, stem + ".B.f32", t.B_sets[s]);
+      fs::remove(dir + stem + ".C.f32");
+      sets.push_back({{"A", stem + ".A.f32"}, {"B", stem + ".B.f32"}});
+      outputs.push_back(stem + ".C.f32");
+    }
+    request["timing"] = {{"m", t.shape.m},           {"n", t.shape.n},
+                         {"k", t.shape.k},           {"input_sets", sets},
+                         {"outputs", outputs},       {"min_reps", t.reps.min},
+                         {"max_reps", t.reps.max},   {"max_seconds", t.reps.max_seconds},
+                         {"target_spread", t.reps.target_spread}};
+  }
+  std::ofstream(dir + "request.json") << request.dump(1);
+  return request;
+}
+
+Command HarnessCommand(const std::string& executable, const std::string& dir,
+                       const HarnessOptions& options) {
+  Command cmd;
+  cmd.cwd = dir;
+  cmd.timeout_seconds = options.timeout_seconds;
+  cmd.output_limit = options.output_limit;
+  const std::vector<std::string> harness = {executable, dir + "request.json",
+                                            dir + "response.jsonl"};
+  if (!options.sanitizer_tool.empty()) {
+    cmd.argv = {FindComputeSanitizer(), "--tool", options.sanitizer_tool,
+                "--log-file", dir + "sanitizer.log", "--print-limit", "10",
+                "--error-exitcode", std::to_string(kEmuFaultExitCode)};
+    if (options.sanitizer_tool == "racecheck") {
+      cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
+    }
+  }
+  cmd.argv.insert(cmd.argv.end(), harness.begin(), harness.end());
+  if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
+  if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
+  cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  return cmd;
+}
+
+std::vector<float> ReadOutput(const std::string& dir, const std::string& name, std::size_t count) {
+  try {
+    return raw_file::read(dir, name, count);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+}  // namespace
+
+HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
+                      const std::string& work_dir, const HarnessOptions& options,
+                      const std::vector<MatrixCase>& cases) {
+  const std::string dir = work_dir + "/";
+  fs::create_directories(dir);
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log"})
+    fs::remove(dir + stale);
+  WriteRequest(dir, options, cases);
+
+  HarnessRun run;
+  run.process = runner.Run(HarnessCommand(executable, dir, options));
+
+  for (const MatrixCase& c : cases) run.cases.push_back({c.id});
+  for (const json& line : ReadJsonLines(dir + "response.jsonl")) {
+    const std::string type = line.value("type", "");
+    if (type == "device") {
+      run.device = line;
+    } else if (type == "done") {
+      run.done = true;
+    } else if (type == "error") {
+      run.harness_error = line.value("detail", "");
+    } else if (type == "timing") {
+      run.timing = line;
+    } else if (type == "case") {
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (cases[i].id != line.value("id", "")) continue;
+        CaseRun& r = run.cases[i];
+        r.reported = true;
+        r.status = line.value("status", "");
+        r.error = line.value("error", "");
+        r.detail = line.value("detail", "");
+        if (line.contains("launches") && line["launches"].is_array())
+          for (const json& l : line["launches"]) r.launched_kernels.push_back(l.value("kernel", "?"));
+        if (r.status == "ok")
+          r.C = ReadOutput(dir, cases[i].id + ".C.f32",
+                           static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));
+      }
+    }
+  }
+  if (run.timing && run.timing->value("status", "") == "ok" && options.timing != nullptr) {
+    const Shape& s = options.timing->shape;
+    for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
+      run.timing_outputs.push_back(ReadOutput(dir, "t" + std::to_string(i) + ".C.f32",
+                                              static_cast<std::size_t>(s.m * s.k)));
+  }
+  run.emu_diagnostics = ReadJsonLines(dir + "emu_report.jsonl");
+  if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
+  return run;
+}
+
+}  // namespace labkit

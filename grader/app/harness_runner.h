@@ -1,0 +1,70 @@
+// Running a built harness on a set of cases (docs/DESIGN.md, "Harness protocol"): writes the
+// request and the input matrices, runs the harness under limits (and, on request, under
+// compute-sanitizer or with a given emulator thread order), and reads back what it reported.
+// Nothing here judges a result.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lab_spec.h"
+#include "process.h"
+
+namespace labkit {
+
+struct MatrixCase {
+  std::string id;
+  Shape shape;
+  std::vector<float> A, B;
+};
+
+struct TimingSpec {
+  Shape shape;
+  std::vector<std::vector<float>> A_sets, B_sets;
+  Reps reps;
+};
+
+struct HarnessOptions {
+  std::string exercise;
+  bool exact_layout = false;    // each matrix in its own allocation (for memory checkers)
+  std::string emu_order;        // CPU backend: forward | reverse | random:SEED; empty: default
+  std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
+  std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
+  double timeout_seconds = 60;
+  std::size_t output_limit = 1 << 20;
+  const TimingSpec* timing = nullptr;
+};
+
+struct CaseRun {
+  std::string id;
+  bool reported = false;  // false: the process died before finishing this case
+  std::string status;     // ok | cuda_error | guard_violation | input_modified
+  std::string error;
+  std::string detail;
+  std::vector<float> C;
+  std::vector<std::string> launched_kernels;  // mangled names of what the student's code launched
+};
+
+struct HarnessRun {
+  ProcessResult process;
+  bool done = false;         // the harness reached its end
+  std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
+  nlohmann::json device;     // the "device" line
+  std::vector<CaseRun> cases;
+  std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
+  std::string sanitizer_log;                    // compute-sanitizer's own report
+  std::optional<nlohmann::json> timing;         // the "timing" line
+  std::vector<std::vector<float>> timing_outputs;
+};
+
+HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
+                      const std::string& work_dir, const HarnessOptions& options,
+                      const std::vector<MatrixCase>& cases);
+
+// The exit status with which the CPU backend ends a process after a fatal memory fault.
+constexpr int kEmuFaultExitCode = 86;
+
+}  // namespace labkit

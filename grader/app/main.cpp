@@ -1,0 +1,166 @@
+// labgrade's entry point: the only place where failures become exit statuses.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include "cli.h"
+#include "grade.h"
+#include "lab_spec.h"
+#include "manifest.h"
+#include "report.h"
+#include "starter_files.h"
+
+namespace fs = std::filesystem;
+using namespace labkit;
+
+namespace {
+
+std::string AvailableLabs(const Manifest& manifest) {
+  std::string labs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(manifest.source_dir + "/labs", ec))
+    if (fs::exists(entry.path() / "lab.yaml")) labs += " " + entry.path().filename().string();
+  return labs.empty() ? " (none)" : labs;
+}
+
+int LoadSpec(const Manifest& manifest, const std::string& lab, LabSpec& spec) {
+  if (!fs::exists(manifest.LabDir(lab) + "/lab.yaml")) {
+    std::cerr << "labgrade: unknown lab '" << lab << "'; labs here:" << AvailableLabs(manifest)
+              << "\n";
+    return kExitMissing;
+  }
+  auto loaded = LoadLabSpec(manifest.LabDir(lab));
+  if (!loaded) {
+    std::cerr << "labgrade: " << loaded.error() << "\n";
+    return kExitMissing;
+  }
+  spec = std::move(*loaded);
+  return kExitGraded;
+}
+
+// Chooses the backend; returns an exit status when grading cannot go on.
+int ChooseBackend(const Manifest& manifest, BackendChoice choice, Backend& backend) {
+  const bool gpu = manifest.gpu_backend && GpuPresent();
+  if (choice == BackendChoice::kGpu && !gpu) {
+    std::cerr << "labgrade: no GPU here: --backend gpu needs an NVIDIA GPU that answers and a kit "
+                 "built with nvcc. Use --backend cpu (or auto) to grade correctness on the CPU "
+                 "backend.\n";
+    return kExitNoGpu;
+  }
+  backend = choice == BackendChoice::kCpu || !gpu ? Backend::kCpu : Backend::kGpu;
+  if (backend == Backend::kCpu && !manifest.emu_backend) {
+    std::cerr << "labgrade: this build of the kit has no CPU backend (Boost.Context was not found "
+                 "when it was configured): install libboost-context-dev and rebuild.\n";
+    return kExitMissing;
+  }
+  if (choice == BackendChoice::kAuto && backend == Backend::kCpu)
+    std::cerr << "labgrade: no GPU found: grading on the CPU backend (speed is not measured)\n";
+  return kExitGraded;
+}
+
+bool RequirementMet(Requirement require, const LabSpec& spec, const GradeResult& result) {
+  if (require == Requirement::kNone) return true;
+  for (const ExerciseResult& item : result.exercises) {
+    const Exercise* ex = spec.FindExercise(item.id);
+    if (item.status == GradeStatus::kGraderError) return false;
+    const bool passed = item.status == GradeStatus::kPassed;
+    const bool given = ex != nullptr && ex->given;
+    if (require == Requirement::kFull && !passed) return false;
+    if (require == Requirement::kGivenOnly && passed != given) return false;
+  }
+  if (result.speed && result.speed->status == GradeStatus::kGraderError) return false;
+  if (require == Requirement::kFull && result.speed &&
+      result.speed->status != GradeStatus::kNotMeasured &&
+      result.speed->score < result.speed->max_score)
+    return false;
+  return true;
+}
+
+int Check(const Manifest& manifest, const CheckCommand& options) {
+  LabSpec spec;
+  if (int status = LoadSpec(manifest, options.lab, spec); status != kExitGraded) return status;
+  GradeRequest request;
+  request.src_dir = options.src.empty() ? manifest.source_dir + "/starter/" + spec.id : options.src;
+  if (!fs::is_directory(request.src_dir)) {
+    std::cerr << "labgrade: the submission folder " << request.src_dir << " does not exist\n";
+    return kExitMissing;
+  }
+  request.src_dir = fs::absolute(request.src_dir).lexically_normal().string();
+  request.submission_name = fs::path(request.src_dir).filename().string();
+  if (int status = ChooseBackend(manifest, options.backend, request.backend);
+      status != kExitGraded)
+    return status;
+  request.seed = options.seed ? *options.seed : std::random_device{}();
+  std::cerr << "labgrade: grading " << request.src_dir << " for lab " << spec.id << " on the "
+            << ToString(request.backend) << " backend, seed " << request.seed
+            << " (--seed " << request.seed << " reproduces these inputs)\n";
+
+  const bool own_work_dir = options.work_dir.empty();
+  if (own_work_dir) {
+    std::string pattern = (fs::temp_directory_path() / "labgrade-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      std::cerr << "labgrade: cannot create a scratch folder in " << fs::temp_directory_path()
+                << "\n";
+      return kExitMissing;
+    }
+    request.work_dir = pattern;
+  } else {
+    request.work_dir = fs::absolute(options.work_dir).string();
+  }
+  request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+
+  SystemProcessRunner runner;
+  const GradeResult result = GradeSubmission(runner, manifest, spec, request);
+  if (own_work_dir) fs::remove_all(request.work_dir);
+
+  TerminalOptions terminal;
+  terminal.color = options.color;
+  terminal.unicode = options.color;
+  std::cout << FormatTerminal(result, terminal);
+  if (!options.json_path.empty()) std::ofstream(options.json_path) << ToJson(result).dump(2) << "\n";
+  if (!options.gradescope_dir.empty()) {
+    fs::create_directories(options.gradescope_dir);
+    std::ofstream(fs::path(options.gradescope_dir) / "results.json") << ToGradescope(result).dump(2)
+                                                                    << "\n";
+  }
+  return RequirementMet(options.require, spec, result) ? kExitGraded : kExitRequirementNotMet;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto command = ParseCommandLine(argc, argv);
+  if (!command) {
+    std::cerr << "labgrade: " << command.error() << "\n\n" << UsageText();
+    return kExitUsage;
+  }
+  if (command->kind == CliCommand::Kind::kHelp) {
+    std::cout << UsageText();
+    return kExitGraded;
+  }
+  Manifest manifest;
+  std::string error;
+  const std::string manifest_path =
+      command->manifest.empty() ? DefaultManifestPath() : command->manifest;
+  if (!LoadManifest(manifest_path, manifest, error)) {
+    std::cerr << "labgrade: " << error << "\n";
+    return kExitMissing;
+  }
+  if (command->kind == CliCommand::Kind::kStarter) {
+    LabSpec spec;
+    if (int status = LoadSpec(manifest, command->starter.lab, spec); status != kExitGraded)
+      return status;
+    const Status synced = SyncStarter(manifest.source_dir, spec, command->starter.check_only);
+    if (!synced) {
+      std::cerr << "labgrade: " << synced.error() << "\n";
+      return kExitRequirementNotMet;
+    }
+    if (!command->starter.check_only)
+      std::cout << "wrote starter/" << spec.id << "/ from solutions/" << spec.id << "/\n";
+    return kExitGraded;
+  }
+  return Check(manifest, command->check);
+}

@@ -1,0 +1,36 @@
+// What CMake built and where: read from build/labkit_manifest.json, so labgrade never guesses a
+// path or a flag.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace labkit {
+
+struct Manifest {
+  std::string source_dir;
+  std::string build_dir;
+  std::string data_dir;
+  std::string cxx;
+  std::string nvcc;  // empty where the CUDA toolkit is missing
+  std::string cuda_architectures;
+  bool gpu_backend = false;
+  bool emu_backend = false;
+  std::string emu_cxx;
+  std::string boost_context;
+  std::string common_include;
+  std::string harness_include;
+  std::map<std::string, std::vector<std::string>> gpu_libs;  // lab -> static libraries, in order
+  std::map<std::string, std::vector<std::string>> emu_libs;
+
+  std::string LabDir(const std::string& lab) const { return source_dir + "/labs/" + lab; }
+};
+
+// Reads the manifest; on failure returns false and says why in `error`.
+bool LoadManifest(const std::string& path, Manifest& manifest, std::string& error);
+
+// The manifest of the build this labgrade belongs to (baked in at compile time).
+std::string DefaultManifestPath();
+
+}  // namespace labkit

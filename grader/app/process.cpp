@@ -1,0 +1,152 @@
+#include "process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+extern char** environ;
+
+namespace labkit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void set_limit(int resource, long long value) {
+  if (value <= 0) return;
+  rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  setrlimit(resource, &limit);
+}
+
+// In the child, between fork and exec: only async-signal-safe calls from here on.
+[[noreturn]] void exec_child(const Command& command, int out_fd, char** argv, char** envp) {
+  setpgid(0, 0);  // its own group, so a timeout kills everything it spawned too
+  dup2(out_fd, STDOUT_FILENO);
+  dup2(out_fd, STDERR_FILENO);
+  const int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  if (!command.cwd.empty() && chdir(command.cwd.c_str()) != 0) _exit(127);
+  set_limit(RLIMIT_FSIZE, command.file_size_limit);
+  set_limit(RLIMIT_CPU, command.cpu_seconds_limit);
+  set_limit(RLIMIT_CORE, 0);
+  execvpe(argv[0], argv, envp);
+  const char msg[] = "labgrade: cannot start program\n";
+  (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+  _exit(127);
+}
+
+std::vector<std::string> merged_environment(const std::map<std::string, std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    if (extra.count(key) == 0) env.push_back(entry);
+  }
+  for (const auto& [key, value] : extra) env.push_back(key + "=" + value);
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+std::string ProcessResult::Describe() const {
+  if (!started) return "could not be started: " + start_error;
+  if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
+  if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  return "exit status " + std::to_string(exit_code);
+}
+
+ProcessResult SystemProcessRunner::Run(const Command& command) {
+  ProcessResult result;
+  if (command.argv.empty()) {
+    result.start_error = "empty command";
+    return result;
+  }
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    result.start_error = std::strerror(errno);
+    return result;
+  }
+  std::vector<std::string> args = command.argv;
+  std::vector<std::string> env = merged_environment(command.env);
+  std::vector<char*> argv = c_strings(args);
+  std::vector<char*> envp = c_strings(env);
+
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    result.start_error = std::strerror(errno);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    return result;
+  }
+  if (pid == 0) exec_child(command, pipe_fds[1], argv.data(), envp.data());
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill below
+  close(pipe_fds[1]);
+  result.started = true;
+
+  const auto deadline =
+      start + std::chrono::milliseconds(static_cast<long long>(command.timeout_seconds * 1000));
+  char buffer[65536];
+  bool open_pipe = true;
+  while (open_pipe) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      break;
+    }
+    pollfd pfd{pipe_fds[0], POLLIN, 0};
+    const int ready = poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
+    if (got <= 0) {
+      open_pipe = false;
+      break;
+    }
+    const std::size_t room = command.output_limit - std::min(command.output_limit, result.output.size());
+    const std::size_t keep = std::min<std::size_t>(room, static_cast<std::size_t>(got));
+    result.output.append(buffer, keep);
+    result.output_dropped += static_cast<std::size_t>(got) - keep;
+  }
+  // The pipe closed (or time ran out): kill the whole group so nothing it forked lives on.
+  int status = 0;
+  if (result.timed_out) {
+    kill(-pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  } else {
+    // Wait for the process itself, still bounded by the deadline (it may have closed its output
+    // and kept running).
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (Clock::now() >= deadline) {
+        result.timed_out = true;
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        break;
+      }
+      usleep(2000);
+    }
+    kill(-pid, SIGKILL);  // stragglers in its group
+  }
+  close(pipe_fds[0]);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!result.timed_out) {
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+}  // namespace labkit

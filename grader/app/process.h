@@ -1,0 +1,49 @@
+// Running another program under limits: the one place labgrade starts processes. Everything the
+// student wrote runs through here (compilers included, which a template bomb can keep busy).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace labkit {
+
+struct Command {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // added to (or overriding) labgrade's environment
+  std::string cwd;                         // empty: labgrade's own
+  double timeout_seconds = 60;
+  std::size_t output_limit = 1 << 20;  // bytes of stdout+stderr kept; the rest is counted, dropped
+  long long file_size_limit = 1LL << 30;
+  long long cpu_seconds_limit = 0;  // 0: wall-clock limit only
+};
+
+struct ProcessResult {
+  bool started = false;
+  bool timed_out = false;
+  int exit_code = -1;    // valid when the process exited normally
+  int signal = 0;        // the signal that ended it, if any
+  std::string output;    // stdout and stderr interleaved, cut at the output limit
+  std::size_t output_dropped = 0;
+  double seconds = 0;
+  std::string start_error;  // why it could not be started
+
+  bool Succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+  // "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 60 s"...
+  std::string Describe() const;
+};
+
+// A seam for tests (ninja's CommandRunner): code that runs processes takes a runner.
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  virtual ProcessResult Run(const Command& command) = 0;
+};
+
+// Runs for real: its own process group, killed whole on timeout.
+class SystemProcessRunner : public ProcessRunner {
+ public:
+  ProcessResult Run(const Command& command) override;
+};
+
+}  // namespace labkit

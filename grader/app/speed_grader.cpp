@@ -1,0 +1,91 @@
+#include "speed_grader.h"
+
+#include "diagnostics_text.h"
+#include "inputs.h"
+#include "tolerance.h"
+
+namespace labkit {
+namespace {
+
+SpeedOutcome Outcome(std::string status, std::string message) {
+  SpeedOutcome s;
+  s.status = std::move(status);
+  s.message = std::move(message);
+  return s;
+}
+
+TimingSpec MakeTiming(const GradeEnv& env) {
+  const Speed& speed = *env.spec.speed;
+  TimingSpec t;
+  t.shape = speed.size;
+  t.reps = speed.reps;
+  for (int64_t s = 0; s < speed.input_sets; ++s) {
+    ProductInputs in = GenerateProductInputs(env.seed, "timed_" + std::to_string(s), t.shape,
+                                             ValueKind::kFullMantissa);
+    t.A_sets.push_back(std::move(in.a));
+    t.B_sets.push_back(std::move(in.b));
+  }
+  return t;
+}
+
+// Runs one timing job; on success fills `ms` and `baseline_ms`, else returns why not.
+std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec& timing,
+                 const std::string& dir, double& ms, double& baseline_ms) {
+  HarnessOptions options;
+  options.exercise = env.spec.speed->exercise;
+  options.timing = &timing;
+  options.timeout_seconds = 120 + 4 * timing.reps.max_seconds;
+  const HarnessRun run = RunHarness(env.runner, executable, dir, options, {});
+  if (!run.timing) return "the timed run did not finish: " + DescribeDeath(run.process);
+  if (run.timing->value("status", "") != "ok")
+    return "the timed run failed: " + run.timing->value("error", std::string()) + " " +
+           run.timing->value("detail", std::string());
+  // Timed outputs are checked too, against the inputs of the *next* set (the harness swaps the
+  // sets before its last run, so a result cached between calls shows up as wrong).
+  const std::size_t sets = timing.A_sets.size();
+  CheckOptions sample;
+  for (int64_t r = 0; r < timing.shape.m; r += std::max<int64_t>(1, timing.shape.m / 64))
+    sample.rows.push_back(r);
+  sample.keep_reference = false;
+  for (std::size_t s = 0; s < sets; ++s) {
+    const std::size_t next = (s + 1) % sets;
+    auto check = CheckProduct(ToleranceModel::kForwardError, timing.shape, timing.A_sets[next],
+                              timing.B_sets[next], run.timing_outputs[s], sample);
+    if (!check.ok() || !check->passed())
+      return "the output of a timed run is wrong (results reused between calls, or work not "
+             "finished when the function returns?)";
+  }
+  ms = run.timing->value("student_median_ms", 0.0);
+  baseline_ms = run.timing->value("baseline_median_ms", 0.0);
+  return "";
+}
+
+}  // namespace
+
+SpeedOutcome GradeSpeed(GradeEnv& env, bool exercise_passed) {
+  if (!env.spec.speed) return Outcome("not_measured", "");
+  if (env.backend == Backend::kCpu)
+    return Outcome("not_measured", "speed is not measured on the CPU backend; run on a GPU");
+  if (!exercise_passed)
+    return Outcome("failed", "speed counts only once '" + env.spec.speed->exercise +
+                                 "' passes its correctness checks");
+
+  const TimingSpec timing = MakeTiming(env);
+  SpeedOutcome out = Outcome("measured", "");
+  std::string why = Time(env, env.builds.at(Flavour::kDefault).executable, timing,
+                         env.work_dir + "/speed_student", out.student_ms, out.baseline_ms);
+  if (!why.empty()) return Outcome("failed", why);
+
+  SubmissionBuilder builder(env.runner, env.manifest, env.spec);
+  const BuildOutcome reference = builder.Build(env.manifest.source_dir + "/solutions/" + env.spec.id,
+                                               env.work_dir + "/reference", Backend::kGpu,
+                                               Flavour::kDefault);
+  if (!reference.ok) return Outcome("grader_error", "the kit's reference solution did not build: " +
+                                                  reference.message);
+  why = Time(env, reference.executable, timing, env.work_dir + "/speed_reference",
+             out.reference_ms, out.reference_baseline_ms);
+  if (!why.empty()) return Outcome("grader_error", "timing the kit's reference failed: " + why);
+  return out;
+}
+
+}  // namespace labkit

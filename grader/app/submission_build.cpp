@@ -1,0 +1,181 @@
+#include "submission_build.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+namespace labkit {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Basename(const std::string& path) { return fs::path(path).filename().string(); }
+
+BuildOutcome Failure(std::string stage, std::string message) {
+  BuildOutcome out;
+  out.stage = std::move(stage);
+  out.message = std::move(message);
+  return out;
+}
+
+std::string CappedOutput(const ProcessResult& r) {
+  std::string text = r.output;
+  if (r.output_dropped > 0)
+    text += "\n[... " + std::to_string(r.output_dropped) + " more bytes of output not shown]";
+  return text;
+}
+
+}  // namespace
+
+bool IsForbiddenDefinition(const std::string& symbol) {
+  // Defining one of these would replace the kit's or CUDA's own code inside the harness: a
+  // redefined cudaEventElapsedTime could report any time it liked.
+  static const std::regex forbidden(
+      "^(main|cuda[A-Za-z0-9_]*|cu[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|_ZN6labkit.*|_ZN3emu.*|"
+      "nvtx[A-Za-z0-9_]*|cublas.*|_Z[0-9]+cuda.*)$");
+  return std::regex_match(symbol, forbidden);
+}
+
+std::string SubmissionBuilder::GpuArchFlag() const {
+  const std::string arch = manifest_.cuda_architectures;
+  if (arch == "native" || arch == "all" || arch == "all-major") return "-arch=" + arch;
+  // CMake's list may hold several ("80;90") or suffixes ("90-real"): the first one is the target.
+  std::string first = arch.substr(0, arch.find(';'));
+  first = first.substr(0, first.find('-'));
+  return "-arch=sm_" + first;
+}
+
+std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& source,
+                                                           const std::string& object,
+                                                           Backend backend,
+                                                           Flavour flavour) const {
+  const std::string lab_include = "-I" + manifest_.LabDir(spec_.id);
+  if (backend == Backend::kGpu) {
+    std::vector<std::string> cmd = {manifest_.nvcc, "-c", "-std=c++17", "-O3", "-lineinfo",
+                                    GpuArchFlag(), lab_include, "-o", object, source};
+    if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
+    return cmd;
+  }
+  std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
+                                  lab_include, "-c", source, "-o", object};
+  if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 2, "-ffp-contract=off");
+  return cmd;
+}
+
+std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::string>& objects,
+                                                        const std::string& executable,
+                                                        Backend backend) const {
+  std::vector<std::string> cmd;
+  if (backend == Backend::kGpu) {
+    // --wrap: the harness sees every launch (common/harness/launch_wrap_gpu.cu).
+    cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable, "-Xlinker", "--wrap=__cudaLaunchKernel",
+           "-Xlinker", "--wrap=__cudaGetKernel", "-Xlinker", "--export-dynamic"};
+    cmd.insert(cmd.end(), objects.begin(), objects.end());
+    const auto& libs = manifest_.gpu_libs.at(spec_.id);
+    cmd.insert(cmd.end(), libs.begin(), libs.end());
+    return cmd;
+  }
+  // --wrap: the harness sees every launch (common/harness/launch_hook_emu.cpp).
+  cmd = {manifest_.cxx, "-o", executable,
+         "-Wl,--wrap=_ZN3emu6detail6launchERKNS0_13LaunchRequestE"};
+  cmd.insert(cmd.end(), objects.begin(), objects.end());
+  const auto& libs = manifest_.emu_libs.at(spec_.id);
+  cmd.insert(cmd.end(), libs.begin(), libs.end());
+  cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
+  return cmd;
+}
+
+std::string SubmissionBuilder::CheckSymbols(const std::string& object) const {
+  Command nm;
+  nm.argv = {"nm", "-g", "--defined-only", object};
+  nm.timeout_seconds = 30;
+  const ProcessResult r = runner_.Run(nm);
+  if (!r.Succeeded()) return "";  // no nm: nothing to check with (the link still catches clashes)
+  std::istringstream lines(r.output);
+  std::string address, type, symbol, found;
+  while (lines >> address >> type >> symbol) {
+    if (IsForbiddenDefinition(symbol)) found += (found.empty() ? "" : ", ") + symbol;
+  }
+  return found;
+}
+
+BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::string& work_dir,
+                                      Backend backend, Flavour flavour) {
+  const bool have_toolchain = backend == Backend::kGpu
+                                  ? !manifest_.nvcc.empty() && manifest_.gpu_libs.count(spec_.id)
+                                  : manifest_.emu_backend && manifest_.emu_libs.count(spec_.id);
+  if (!have_toolchain)
+    return Failure("toolchain", std::string("this build of the kit has no ") + ToString(backend) +
+                                    " backend for lab " + spec_.id);
+  std::error_code ec;
+  fs::create_directories(work_dir, ec);
+
+  std::vector<std::string> objects;
+  for (const std::string& file : spec_.student_files) {
+    const std::string source = src_dir + "/" + file;
+    if (!fs::is_regular_file(source))
+      return Failure("missing_file", "the submission has no " + file + " (looked for " + source +
+                                         "); every lab needs the files listed in lab.yaml: " +
+                                         file);
+    const std::string object = work_dir + "/" + Basename(file) + ".o";
+    Command compile;
+    compile.argv = CompileCommand(source, object, backend, flavour);
+    compile.timeout_seconds = spec_.limits.compile_seconds > 0 ? spec_.limits.compile_seconds : 120;
+    compile.output_limit = 64 * 1024;
+    const ProcessResult r = runner_.Run(compile);
+    if (!r.Succeeded()) {
+      std::string why = r.timed_out ? "the compiler did not finish within " +
+                                          std::to_string(int(compile.timeout_seconds)) + " s"
+                                    : "it does not compile";
+      return Failure("compile", file + ": " + why + " (" + ToString(flavour) + " build):\n" +
+                                    CappedOutput(r));
+    }
+    const std::string forbidden = CheckSymbols(object);
+    if (!forbidden.empty())
+      return Failure("forbidden_symbol",
+                     file + " defines " + forbidden +
+                         ", which belong to CUDA or to the kit. Rename your function; a "
+                         "submission may not replace the runtime or the harness.");
+    objects.push_back(object);
+  }
+
+  BuildOutcome out;
+  out.executable = work_dir + "/harness";
+  Command link;
+  link.argv = LinkCommand(objects, out.executable, backend);
+  link.timeout_seconds = 120;
+  link.output_limit = 64 * 1024;
+  const ProcessResult r = runner_.Run(link);
+  if (!r.Succeeded())
+    return Failure("link", "linking your code with the grader's harness failed (a function of "
+                           "the interface missing or renamed, or a library the lab does not "
+                           "allow?):\n" + CappedOutput(r));
+  out.ok = true;
+  return out;
+}
+
+std::string SubmissionBuilder::ResourceReportText(const std::string& src_dir, std::string& error) {
+  if (manifest_.nvcc.empty()) {
+    error = "nvcc is not installed here, so kernel resources (shared memory, registers) cannot be read";
+    return "";
+  }
+  std::string text;
+  for (const std::string& file : spec_.student_files) {
+    Command cmd;
+    // The modelled GPU's architecture on the CPU backend, the build's own on the GPU backend.
+    cmd.argv = {manifest_.nvcc, "-c", "-std=c++17", "-O3", GpuArchFlag(), "-Xptxas", "-v",
+                "-I" + manifest_.LabDir(spec_.id), src_dir + "/" + file, "-o", "/dev/null"};
+    cmd.timeout_seconds = spec_.limits.compile_seconds > 0 ? spec_.limits.compile_seconds : 120;
+    const ProcessResult r = runner_.Run(cmd);
+    if (!r.Succeeded()) {
+      error = file + " does not compile with nvcc:\n" + CappedOutput(r);
+      return "";
+    }
+    text += r.output;
+  }
+  return text;
+}
+
+}  // namespace labkit

@@ -1,0 +1,52 @@
+// Building a submission: the student's files compiled for one backend and flavour, checked for
+// symbols it must not define, and linked with the lab's prebuilt harness.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend.h"
+#include "lab_spec.h"
+#include "manifest.h"
+#include "process.h"
+
+namespace labkit {
+
+struct BuildOutcome {
+  bool ok = false;
+  // What failed: "missing_file", "compile", "forbidden_symbol", "link", "toolchain".
+  std::string stage;
+  std::string message;  // for the student: the compiler's own words, or ours
+  std::string executable;
+};
+
+class SubmissionBuilder {
+ public:
+  SubmissionBuilder(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec)
+      : runner_(runner), manifest_(manifest), spec_(spec) {}
+
+  // Builds into `work_dir` (created if missing). `src_dir` holds the student's files.
+  BuildOutcome Build(const std::string& src_dir, const std::string& work_dir, Backend backend,
+                     Flavour flavour);
+
+  // `nvcc -Xptxas -v` over the student's files for the modelled GPU; the raw ptxas text, or
+  // empty with `error` set when nvcc is missing or the file does not compile.
+  std::string ResourceReportText(const std::string& src_dir, std::string& error);
+
+ private:
+  std::vector<std::string> CompileCommand(const std::string& source, const std::string& object,
+                                          Backend backend, Flavour flavour) const;
+  std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
+                                       const std::string& executable, Backend backend) const;
+  std::string CheckSymbols(const std::string& object) const;
+  std::string GpuArchFlag() const;
+
+  ProcessRunner& runner_;
+  const Manifest& manifest_;
+  const LabSpec& spec_;
+};
+
+// Global symbols a submission may not define: the CUDA runtime's, the kit's, main.
+bool IsForbiddenDefinition(const std::string& symbol);
+
+}  // namespace labkit

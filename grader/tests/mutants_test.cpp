@@ -1,0 +1,157 @@
+// Known-bad kernels (mutants/<lab>.yaml) must each be caught, with the message a student needs,
+// and the reference solution must score the same every time it is graded. Runs on the backend
+// given by --backend=cpu|gpu; without a GPU the gpu run skips every test with a message.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "backend.h"
+#include "grade.h"
+#include "lab_spec.h"
+#include "manifest.h"
+#include "report.h"
+
+namespace labkit {
+namespace {
+namespace fs = std::filesystem;
+
+Backend g_backend = Backend::kCpu;
+
+struct Replacement {
+  std::string from, to;
+};
+
+struct Mutant {
+  std::string lab, file, name, exercise, status;
+  std::vector<Replacement> replace;
+  std::vector<std::string> expect, expect_cpu, expect_gpu;
+};
+
+// Printed by gtest for a failing parameter: the name says it all.
+void PrintTo(const Mutant& m, std::ostream* os) { *os << m.name; }
+
+std::vector<std::string> Strings(const YAML::Node& node) {
+  std::vector<std::string> out;
+  if (node)
+    for (const auto& e : node) out.push_back(e.as<std::string>());
+  return out;
+}
+
+std::vector<Mutant> LoadMutants() {
+  std::vector<Mutant> mutants;
+  for (const auto& entry : fs::directory_iterator(LABKIT_MUTANTS_DIR)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const YAML::Node root = YAML::LoadFile(entry.path().string());
+    for (const auto& m : root["mutants"]) {
+      Mutant mutant;
+      mutant.lab = root["lab"].as<std::string>();
+      mutant.file = root["file"].as<std::string>();
+      mutant.name = m["name"].as<std::string>();
+      mutant.exercise = m["exercise"].as<std::string>();
+      mutant.status = m["status"].as<std::string>();
+      for (const auto& r : m["replace"])
+        mutant.replace.push_back({r["from"].as<std::string>(), r["to"].as<std::string>()});
+      mutant.expect = Strings(m["expect"]);
+      mutant.expect_cpu = Strings(m["expect_cpu"]);
+      mutant.expect_gpu = Strings(m["expect_gpu"]);
+      mutants.push_back(mutant);
+    }
+  }
+  return mutants;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class Grading : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest_, error)) << error;
+    if (g_backend == Backend::kGpu && !(manifest_.gpu_backend && GpuPresent()))
+      GTEST_SKIP() << "no GPU here: the gpu-labelled grading tests need one";
+  }
+
+  GradeResult Grade(const std::string& lab, const std::string& src, uint64_t seed,
+                    const std::string& tag) {
+    auto spec = LoadLabSpec(manifest_.LabDir(lab));
+    EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : spec.error());
+    spec_ = *spec;
+    GradeRequest request;
+    request.src_dir = src;
+    request.submission_name = tag;
+    request.backend = g_backend;
+    request.seed = seed;
+    request.work_dir = (fs::temp_directory_path() / ("labkit_test_" + tag)).string();
+    fs::remove_all(request.work_dir);
+    return GradeSubmission(runner_, manifest_, *spec, request);
+  }
+
+  Manifest manifest_;
+  LabSpec spec_;
+  SystemProcessRunner runner_;
+};
+
+class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> {};
+
+TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
+  const Mutant& m = GetParam();
+  std::string text = ReadFile(manifest_.source_dir + "/solutions/" + m.lab + "/" + m.file);
+  for (const Replacement& r : m.replace) {
+    const auto at = text.find(r.from);
+    ASSERT_NE(at, std::string::npos)
+        << "mutant " << m.name << ": the text to replace is no longer in the solution:\n" << r.from;
+    text.replace(at, r.from.size(), r.to);
+  }
+  const fs::path dir = fs::temp_directory_path() / ("labkit_mutant_" + m.name);
+  fs::create_directories(dir);
+  std::ofstream(dir / m.file) << text;
+
+  const GradeResult result = Grade(m.lab, dir.string(), 20261122, "mutant_" + m.name);
+  const ExerciseResult* found = nullptr;
+  for (const auto& e : result.exercises)
+    if (e.id == m.exercise) found = &e;
+  ASSERT_NE(found, nullptr) << "no result for exercise " << m.exercise;
+  EXPECT_EQ(ToString(found->status), m.status) << found->message;
+  EXPECT_EQ(found->score, 0) << found->message;
+  std::vector<std::string> expected = m.expect;
+  const auto& own = g_backend == Backend::kCpu ? m.expect_cpu : m.expect_gpu;
+  expected.insert(expected.end(), own.begin(), own.end());
+  for (const std::string& e : expected)
+    EXPECT_NE(found->message.find(e), std::string::npos)
+        << "expected '" << e << "' in the message:\n" << found->message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab, MutantTest, ::testing::ValuesIn(LoadMutants()),
+                         [](const ::testing::TestParamInfo<Mutant>& info) {
+                           return info.param.name;
+                         });
+
+TEST_F(Grading, SameSolutionGetsTheSamePointsEveryTime) {
+  const int runs = g_backend == Backend::kGpu ? 5 : 2;
+  std::vector<double> totals;
+  for (int i = 0; i < runs; ++i) {
+    const GradeResult r = Grade("03_tiled_matmul", manifest_.source_dir + "/solutions/03_tiled_matmul",
+                                1000 + i, "repeat");
+    totals.push_back(r.total);
+    EXPECT_EQ(r.total, r.max_total) << FormatTerminal(r);
+  }
+  for (double t : totals) EXPECT_EQ(t, totals.front());
+}
+
+}  // namespace
+}  // namespace labkit
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--backend=gpu") labkit::g_backend = labkit::Backend::kGpu;
+  return RUN_ALL_TESTS();
+}
