@@ -111,6 +111,13 @@ void on_fault(int signal, siginfo_t* info, void* context) {
       human.number(static_cast<unsigned long long>(bytes));
       human << (buffer[0] == 'd' && buffer[1] == 'y' ? "-byte dynamic shared memory"
                                                      : "-byte buffer");
+    } else if (info->si_code == SI_KERNEL) {
+      // The CPU reports no address for a general-protection fault.
+      const char* detail =
+          "general protection fault: usually a vector access (float4, int2, ...) at an address "
+          "that is not a multiple of its size, or a garbage pointer";
+      line.str("detail", detail);
+      human << detail;
     } else {
       human << access << " of address ";
       human.number(address, 16);
