@@ -22,7 +22,7 @@ using if_int_word = std::enable_if_t<atomic_word<T> && std::is_integral_v<T>, T>
 // Read-modify-write through compare-and-swap, for the operations without a native instruction
 // (floating-point add, min, max, inc, dec). Returns the old value, as CUDA does.
 template <class T, class F>
-T atomic_update(T* address, F next) {
+static inline T atomic_update(T* address, F next) {
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
   T desired;
@@ -35,7 +35,7 @@ T atomic_update(T* address, F next) {
 }  // namespace emu::detail
 
 template <class T>
-inline emu::detail::if_word<T> atomicAdd(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicAdd(T* address, emu::detail::value_t<T> val) {
   if constexpr (std::is_integral_v<T>) {
     return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
   } else {
@@ -43,47 +43,47 @@ inline emu::detail::if_word<T> atomicAdd(T* address, emu::detail::value_t<T> val
   }
 }
 template <class T>
-inline emu::detail::if_word<T> atomicSub(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicSub(T* address, emu::detail::value_t<T> val) {
   return atomicAdd(address, static_cast<T>(-val));
 }
 template <class T>
-inline emu::detail::if_word<T> atomicExch(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicExch(T* address, emu::detail::value_t<T> val) {
   T old;
   __atomic_exchange(address, &val, &old, __ATOMIC_RELAXED);
   return old;
 }
 template <class T>
-inline emu::detail::if_word<T> atomicMin(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicMin(T* address, emu::detail::value_t<T> val) {
   return emu::detail::atomic_update(address, [val](T old) { return val < old ? val : old; });
 }
 template <class T>
-inline emu::detail::if_word<T> atomicMax(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicMax(T* address, emu::detail::value_t<T> val) {
   return emu::detail::atomic_update(address, [val](T old) { return old < val ? val : old; });
 }
 template <class T>
-inline emu::detail::if_word<T> atomicCAS(T* address, emu::detail::value_t<T> compare,
-                                         emu::detail::value_t<T> val) {
+static inline emu::detail::if_word<T> atomicCAS(T* address, emu::detail::value_t<T> compare,
+                                                emu::detail::value_t<T> val) {
   __atomic_compare_exchange(address, &compare, &val, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;  // on failure the builtin stored the current value here
 }
 template <class T>
-inline emu::detail::if_int_word<T> atomicAnd(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_int_word<T> atomicAnd(T* address, emu::detail::value_t<T> val) {
   return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
 template <class T>
-inline emu::detail::if_int_word<T> atomicOr(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_int_word<T> atomicOr(T* address, emu::detail::value_t<T> val) {
   return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
 template <class T>
-inline emu::detail::if_int_word<T> atomicXor(T* address, emu::detail::value_t<T> val) {
+static inline emu::detail::if_int_word<T> atomicXor(T* address, emu::detail::value_t<T> val) {
   return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
 // CUDA's wrap-around counters: inc resets to 0 past val, dec reloads val at 0 or above val.
-inline unsigned int atomicInc(unsigned int* address, unsigned int val) {
+static inline unsigned int atomicInc(unsigned int* address, unsigned int val) {
   return emu::detail::atomic_update(address,
                                     [val](unsigned old) { return old >= val ? 0u : old + 1; });
 }
-inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
+static inline unsigned int atomicDec(unsigned int* address, unsigned int val) {
   return emu::detail::atomic_update(
       address, [val](unsigned old) { return (old == 0 || old > val) ? val : old - 1; });
 }

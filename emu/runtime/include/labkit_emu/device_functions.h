@@ -43,7 +43,7 @@ void warp_exchange_done();
 // Reads lane source_of(lane)'s value; a lane outside the warp or not taking part gives the
 // caller's own value, as CUDA specifies for out-of-range sources.
 template <class T, class SourceOf>
-T shuffle(T value, SourceOf source_of) {
+static inline T shuffle(T value, SourceOf source_of) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move up to 8 bytes");
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
@@ -58,7 +58,7 @@ T shuffle(T value, SourceOf source_of) {
 }
 
 // The lanes whose predicate is non-zero; *lanes receives the lanes that took part.
-inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
+static inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
   const WarpView view = warp_exchange(predicate != 0);
   unsigned bits = 0;
   for (int lane = 0; lane < 32; ++lane) {
@@ -76,40 +76,40 @@ unsigned live_lanes();
 // Warp-level primitives. The mask is ignored: every live lane of the warp takes part. `width`
 // splits the warp into sections of that many lanes, as in CUDA.
 template <class T>
-T __shfl_sync(unsigned, T var, int src_lane, int width = warpSize) {
+static inline T __shfl_sync(unsigned, T var, int src_lane, int width = warpSize) {
   return ::emu::detail::shuffle(
       var, [&](int lane) { return (lane / width) * width + ((src_lane % width) + width) % width; });
 }
 template <class T>
-T __shfl_up_sync(unsigned, T var, unsigned delta, int width = warpSize) {
+static inline T __shfl_up_sync(unsigned, T var, unsigned delta, int width = warpSize) {
   return ::emu::detail::shuffle(var, [&](int lane) {
     return lane % width >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane;
   });
 }
 template <class T>
-T __shfl_down_sync(unsigned, T var, unsigned delta, int width = warpSize) {
+static inline T __shfl_down_sync(unsigned, T var, unsigned delta, int width = warpSize) {
   return ::emu::detail::shuffle(var, [&](int lane) {
     return lane % width + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane;
   });
 }
 template <class T>
-T __shfl_xor_sync(unsigned, T var, int lane_mask, int width = warpSize) {
+static inline T __shfl_xor_sync(unsigned, T var, int lane_mask, int width = warpSize) {
   return ::emu::detail::shuffle(var, [&](int lane) {
     const int source = lane ^ lane_mask;
     return source / width == lane / width ? source : lane;
   });
 }
-inline unsigned __ballot_sync(unsigned, int predicate) {
+static inline unsigned __ballot_sync(unsigned, int predicate) {
   return ::emu::detail::warp_ballot(predicate);
 }
-inline int __any_sync(unsigned, int predicate) {
+static inline int __any_sync(unsigned, int predicate) {
   return ::emu::detail::warp_ballot(predicate) != 0;
 }
-inline int __all_sync(unsigned, int predicate) {
+static inline int __all_sync(unsigned, int predicate) {
   unsigned lanes = 0;
   return ::emu::detail::warp_ballot(predicate, &lanes) == lanes;
 }
-inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
+static inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
 
 // Macros so that a barrier knows its source line: divergence reports name it.
 #define __syncthreads() \
@@ -123,9 +123,9 @@ inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
 // The mask is ignored: every live thread of the warp takes part.
 #define __syncwarp(...) ::emu::detail::barrier_warp(__FILE__, __LINE__)
 
-inline void __threadfence() { ::emu::detail::thread_fence(); }
-inline void __threadfence_block() { ::emu::detail::thread_fence(); }
-inline void __threadfence_system() { ::emu::detail::thread_fence(); }
+static inline void __threadfence() { ::emu::detail::thread_fence(); }
+static inline void __threadfence_block() { ::emu::detail::thread_fence(); }
+static inline void __threadfence_system() { ::emu::detail::thread_fence(); }
 
 // CUDA's min/max accept mixed argument types (int with unsigned, float with double, ...) and
 // return their common type; std::min would refuse them. Constrained to arithmetic types so that
@@ -133,62 +133,66 @@ inline void __threadfence_system() { ::emu::detail::thread_fence(); }
 // visible (it is more specialised) and returns the same value.
 template <class A, class B,
           std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, int> = 0>
-inline std::common_type_t<A, B> min(A a, B b) {
+static inline std::common_type_t<A, B> min(A a, B b) {
   using C = std::common_type_t<A, B>;
   return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
 }
 template <class A, class B,
           std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, int> = 0>
-inline std::common_type_t<A, B> max(A a, B b) {
+static inline std::common_type_t<A, B> max(A a, B b) {
   using C = std::common_type_t<A, B>;
   return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }
 
 // Intrinsics: the CPU computes them exactly (IEEE), which is within CUDA's documented error.
-inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __frcp_rn(float a) { return 1.0f / a; }
-inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }
-inline double rsqrt(double a) { return 1.0 / sqrt(a); }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }
+static inline double rsqrt(double a) { return 1.0 / sqrt(a); }
+// glibc's <math.h> already declares these five (extern "C", never exported by libm), so they
+// cannot be static like the rest; these inline definitions complete glibc's declarations.
 inline float __expf(float a) { return expf(a); }
 inline float __logf(float a) { return logf(a); }
 inline float __sinf(float a) { return sinf(a); }
 inline float __cosf(float a) { return cosf(a); }
 inline float __powf(float a, float b) { return powf(a, b); }
-inline float __saturatef(float a) { return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a); }
-inline int __float2int_rn(float a) { return static_cast<int>(nearbyintf(a)); }
-inline int __float2int_rz(float a) { return static_cast<int>(a); }
-inline float __int2float_rn(int a) { return static_cast<float>(a); }
-inline int __float_as_int(float a) {
+static inline float __saturatef(float a) { return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a); }
+static inline int __float2int_rn(float a) { return static_cast<int>(nearbyintf(a)); }
+static inline int __float2int_rz(float a) { return static_cast<int>(a); }
+static inline float __int2float_rn(int a) { return static_cast<float>(a); }
+static inline int __float_as_int(float a) {
   int r;
   memcpy(&r, &a, sizeof r);
   return r;
 }
-inline float __int_as_float(int a) {
+static inline float __int_as_float(int a) {
   float r;
   memcpy(&r, &a, sizeof r);
   return r;
 }
-inline unsigned int __float_as_uint(float a) { return static_cast<unsigned>(__float_as_int(a)); }
-inline float __uint_as_float(unsigned int a) { return __int_as_float(static_cast<int>(a)); }
-inline int __popc(unsigned int a) { return __builtin_popcount(a); }
-inline int __popcll(unsigned long long a) { return __builtin_popcountll(a); }
-inline int __clz(int a) { return a == 0 ? 32 : __builtin_clz(static_cast<unsigned>(a)); }
-inline int __ffs(int a) { return __builtin_ffs(a); }
-inline unsigned int __brev(unsigned int a) {
+static inline unsigned int __float_as_uint(float a) {
+  return static_cast<unsigned>(__float_as_int(a));
+}
+static inline float __uint_as_float(unsigned int a) { return __int_as_float(static_cast<int>(a)); }
+static inline int __popc(unsigned int a) { return __builtin_popcount(a); }
+static inline int __popcll(unsigned long long a) { return __builtin_popcountll(a); }
+static inline int __clz(int a) { return a == 0 ? 32 : __builtin_clz(static_cast<unsigned>(a)); }
+static inline int __ffs(int a) { return __builtin_ffs(a); }
+static inline unsigned int __brev(unsigned int a) {
   unsigned r = 0;
   for (int i = 0; i < 32; ++i) r |= ((a >> i) & 1u) << (31 - i);
   return r;
 }
-inline int __mul24(int a, int b) { return a * b; }
-inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
+static inline int __mul24(int a, int b) { return a * b; }
+static inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
 
 // __ldg only routes the load through the read-only cache on the GPU.
 template <class T>
-inline T __ldg(const T* p) {
+static inline T __ldg(const T* p) {
   return *p;
 }
 

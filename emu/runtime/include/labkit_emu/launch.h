@@ -42,6 +42,10 @@ void launch(const LaunchRequest& request);
 extern __thread uint64_t block_generation;
 extern __thread unsigned char* dynamic_smem_base;
 
+// Everything defined in this header has internal linkage (as CUDA's own header templates are
+// `static`): lab objects then define no emu:: symbols of their own, and each translation unit
+// has its own block_shared storage, so equal IDs in two files never share memory.
+namespace {
 template <class... P>
 struct Closure {
   void (*kernel)(P...);
@@ -86,8 +90,10 @@ template <class T>
 struct alignas(alignof(T) > 16 ? alignof(T) : 16) RawStorage {
   unsigned char bytes[sizeof(T)];
 };
+}  // namespace
 }  // namespace detail
 
+namespace {
 template <class K, class... Args>
 void launch(K kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, Args&&... args) {
   detail::launch_function(kernel, grid, block, smem, stream, std::forward<Args>(args)...);
@@ -112,4 +118,5 @@ template <class T>
 T* dynamic_shared() {
   return reinterpret_cast<T*>(detail::dynamic_smem_base);
 }
+}  // namespace
 }  // namespace emu

@@ -46,23 +46,24 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 
 template <class T>
-cudaError_t cudaMalloc(T** ptr, size_t size) {
+static inline cudaError_t cudaMalloc(T** ptr, size_t size) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), size);
 }
 template <class T>
-cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+static inline cudaError_t cudaMallocManaged(T** ptr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal) {
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
 }
 template <class T>
-cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+static inline cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
   return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
 }
 template <class T>
-cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
+static inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
 template <class T>
-cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
 
@@ -75,29 +76,32 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_bytes,
 }  // namespace emu::detail
 
 template <class T>
-cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return emu::detail::copy_to_symbol(const_cast<T*>(&symbol), sizeof(T), src, count, offset, kind);
 }
 template <class T>
-cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
-                                    size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                                    cudaStream_t = 0) {
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                                  size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                  cudaStream_t = 0) {
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 template <class T>
-cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+static inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count,
+                                               size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return emu::detail::copy_from_symbol(dst, &symbol, sizeof(T), count, offset, kind);
 }
 template <class T>
-cudaError_t cudaGetSymbolAddress(void** dev_ptr, const T& symbol) {
+static inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, const T& symbol) {
   if (dev_ptr == nullptr) return cudaErrorInvalidValue;
   *dev_ptr = const_cast<T*>(&symbol);
   return cudaSuccess;
 }
 template <class T>
-cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
+static inline cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
   if (size == nullptr) return cudaErrorInvalidValue;
   *size = sizeof(T);
   return cudaSuccess;
@@ -127,7 +131,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const
 
 namespace emu::detail {
 template <class F>
-const void* function_address(F* func) {
+static inline const void* function_address(F* func) {
   return reinterpret_cast<const void*>(func);
 }
 // block size -> dynamic shared bytes, type-erased so that the calculator lives in the library.
@@ -138,27 +142,28 @@ cudaError_t max_potential_block_size(int* min_grid_size, int* block_size, const 
 }  // namespace emu::detail
 
 template <class T>
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
   return cudaFuncGetAttributes(attr, emu::detail::function_address(func));
 }
 template <class T>
-cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+static inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute(emu::detail::function_address(func), attr, value);
 }
 template <class T>
-cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache config) {
+static inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache config) {
   return cudaFuncSetCacheConfig(emu::detail::function_address(func), config);
 }
 template <class T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, T* func, int block_size,
-                                                          size_t dynamic_smem) {
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, T* func,
+                                                                        int block_size,
+                                                                        size_t dynamic_smem) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       num_blocks, emu::detail::function_address(func), block_size, dynamic_smem);
 }
 template <class UnaryFunction, class T>
-cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size,
-                                                           T func, UnaryFunction block_size_to_smem,
-                                                           int block_size_limit = 0) {
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int* min_grid_size, int* block_size, T func, UnaryFunction block_size_to_smem,
+    int block_size_limit = 0) {
   auto call = [](const void* f, int n) -> size_t {
     return static_cast<size_t>((*static_cast<const UnaryFunction*>(f))(n));
   };
@@ -167,8 +172,9 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, i
                                                &block_size_to_smem, block_size_limit);
 }
 template <class T>
-cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T func,
-                                               size_t dynamic_smem = 0, int block_size_limit = 0) {
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size,
+                                                             T func, size_t dynamic_smem = 0,
+                                                             int block_size_limit = 0) {
   return cudaOccupancyMaxPotentialBlockSizeVariableSMem(
       min_grid_size, block_size, func, [dynamic_smem](int) { return dynamic_smem; },
       block_size_limit);

@@ -20,22 +20,22 @@ struct dim3 {
   struct __attribute__((aligned(align))) name { \
     T x;                                        \
   };                                            \
-  inline name make_##name(T x) { return name{x}; }
+  static inline name make_##name(T x) { return name{x}; }
 #define LABKIT_EMU_VEC2(T, name, align)         \
   struct __attribute__((aligned(align))) name { \
     T x, y;                                     \
   };                                            \
-  inline name make_##name(T x, T y) { return name{x, y}; }
+  static inline name make_##name(T x, T y) { return name{x, y}; }
 #define LABKIT_EMU_VEC3(T, name, align) \
   struct name {                         \
     T x, y, z;                          \
   };                                    \
-  inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
+  static inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
 #define LABKIT_EMU_VEC4(T, name, align)         \
   struct __attribute__((aligned(align))) name { \
     T x, y, z, w;                               \
   };                                            \
-  inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+  static inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 #define LABKIT_EMU_VEC_FAMILY(T, base, a1, a2, a4) \
   LABKIT_EMU_VEC1(T, base##1, a1)                  \
   LABKIT_EMU_VEC2(T, base##2, a2)                  \
@@ -54,7 +54,9 @@ LABKIT_EMU_VEC_FAMILY(double, double, 8, 16, 16)
 LABKIT_EMU_VEC1(unsigned int, uint1, 4)
 LABKIT_EMU_VEC2(unsigned int, uint2, 8)
 LABKIT_EMU_VEC4(unsigned int, uint4, 16)
-inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
+static inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+  return uint3{x, y, z};
+}
 
 #undef LABKIT_EMU_VEC_FAMILY
 #undef LABKIT_EMU_VEC1
