@@ -105,6 +105,15 @@ cudaError_t check_pointers(const LaunchRequest& r, const KernelInfo& k) {
 
 void launch(const LaunchRequest& r) {
   if (enter() != cudaSuccess) return;  // a broken context runs nothing
+  if (Worker::running() != nullptr) {
+    // A launch from kernel code (dynamic parallelism) would need a second scheduler per OS thread.
+    JsonLine line("unsupported");
+    line.str("kernel", kernel_info(r.kernel).name.c_str())
+        .str("detail", "kernels launched from kernels (dynamic parallelism) are not emulated");
+    emit(line, "unsupported: a kernel launched another kernel (dynamic parallelism)");
+    record(cudaErrorNotSupported);
+    return;
+  }
   if (cudaError_t e = check_configuration(r); e != cudaSuccess) {
     record(e);
     return;

@@ -75,8 +75,9 @@ Worker::~Worker() {
 }
 
 Worker& Worker::local() {
-  static thread_local Worker worker;
-  return worker;
+  // Never destroyed: exit() may be called from kernel code, on one of this worker's fiber stacks.
+  static thread_local Worker* worker = new Worker();
+  return *worker;
 }
 
 Worker* Worker::running() { return running_worker; }

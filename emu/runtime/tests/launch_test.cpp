@@ -292,3 +292,20 @@ TEST(Builtins, MinMaxAcceptMixedTypes) {
   EXPECT_GT(clock64(), 0);
 }
 }  // namespace emu_test
+
+namespace emu_test {
+__global__ void child(int* counter) { atomicAdd(counter, 1); }
+__global__ void parent(int* counter) { emu::launch(child, 1, 1, 0, 0, counter); }
+
+TEST(Launch, LaunchFromAKernelIsNotSupported) {
+  int* counter = nullptr;
+  ASSERT_EQ(cudaMalloc(&counter, sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(counter, 0, sizeof(int)), cudaSuccess);
+  const size_t mark = report_size();
+  emu::launch(parent, 1, 1, 0, 0, counter);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+  EXPECT_EQ(to_host(counter, 1)[0], 0);
+  EXPECT_NE(report_since(mark).find("dynamic parallelism"), std::string::npos);
+  cudaFree(counter);
+}
+}  // namespace emu_test
