@@ -110,6 +110,7 @@ void launch_overrun(int read_extra, int write_extra) {
 using MemoryDeathTest = testing::Test;
 
 TEST(MemoryDeathTest, ReadOnePastTheEndIsCaught) {
+  OrderScope order("forward");  // the child process re-runs this line too
   const size_t mark = report_size();
   EXPECT_EXIT(launch_overrun(1, 0), testing::ExitedWithCode(86),
               "out_of_bounds: read at byte offset 3364 of a 3364-byte buffer in kernel "
@@ -127,8 +128,9 @@ TEST(MemoryDeathTest, ReadOnePastTheEndIsCaught) {
 
 TEST(MemoryDeathTest, WriteFarPastTheEndIsCaught) {
   const size_t mark = report_size();
+  // Several blocks write past the end at once; whichever faults first is reported.
   EXPECT_EXIT(launch_overrun(0, 29 * 16), testing::ExitedWithCode(86),
-              "out_of_bounds: write at byte offset 3364 ");
+              "out_of_bounds: write at byte offset [0-9]+ of a 3364-byte buffer");
   EXPECT_NE(report_since(mark).find("\"access\": \"write\""), std::string::npos);
 }
 
