@@ -30,69 +30,93 @@ ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string mess
   return v;
 }
 
-// Why a harness run cannot be judged on its values, or "" when every case ran.
+// A launch configuration no GPU accepts, said plainly. CUDA itself reports these differently by
+// version (cudaErrorInvalidConfiguration, or cudaErrorInvalidValue on CUDA 13), so the grader reads
+// the configuration from the launch record and gives the same message on every backend.
+std::string BadLaunchConfiguration(const CaseRun& r) {
+  for (const LaunchInfo& l : r.launches) {
+    const long long threads = l.block[0] * l.block[1] * l.block[2];
+    const std::string kernel = FunctionName(l.kernel);
+    auto dims = [](const long long* d) {
+      return std::to_string(d[0]) + " x " + std::to_string(d[1]) + " x " + std::to_string(d[2]);
+    };
+    if (threads > 1024)
+      return kernel + " was launched with blocks of " + dims(l.block) + " = " +
+             std::to_string(threads) + " threads; a block holds at most 1024 threads.";
+    if (threads == 0 || l.grid[0] * l.grid[1] * l.grid[2] == 0)
+      return kernel + " was launched with a grid of " + dims(l.grid) + " blocks of " +
+             dims(l.block) + " threads: no dimension may be 0 (does the grid size round down to 0 "
+             "for small matrices? use (k - 1) / TILE + 1).";
+  }
+  return "";
+}
+
+// What went wrong in case `i` before its values could be looked at, or "" when it ran cleanly.
 std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
-                       const std::string& executable, std::string& status) {
+                       std::size_t i, const std::string& executable, std::string& status) {
   status = "failed";
   if (!run.harness_error.empty()) {
     status = "grader_error";
     return "the grader's harness failed on its own: " + run.harness_error;
   }
-  if (!run.emu_diagnostics.empty()) {
-    std::string where;
-    for (std::size_t i = 0; i < cases.size(); ++i)
-      if (!run.cases[i].reported) {
-        where = " (while running " + CaseName(cases[i]) + ")";
-        break;
-      }
-    return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) + where;
-  }
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const CaseRun& r = run.cases[i];
-    const std::string name = CaseName(cases[i]);
-    if (!r.reported) {
-      status = run.process.timed_out ? "timeout" : "crashed";
-      return "while running " + name + ", " + DescribeDeath(run.process);
-    }
-    if (r.status == "cuda_error") {
-      std::string cause;
-      if (r.error == "cudaErrorInvalidConfiguration")
-        cause = " Usual cause: a block of more than 1024 threads, or a grid or block dimension of 0.";
-      else if (r.error == "cudaErrorIllegalAddress")
-        cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
-      else if (r.error == "cudaErrorLaunchFailure")
-        cause = " Usual cause: the kernel faulted or broke a barrier rule.";
-      return "CUDA error " + r.error + " in " + name + ": " + r.detail + "." + cause;
-    }
-    if (r.status == "guard_violation")
-      return "in " + name + ", " + r.detail +
-             ". Usual cause: a store into C without a bounds check (row < m && col < k).";
-    if (r.status == "input_modified")
-      return "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.";
-    if (r.status != "ok") return "in " + name + ": the harness reported " + r.status;
-  }
-  if (!run.done) {
+  const CaseRun& r = run.cases[i];
+  const std::string name = CaseName(cases[i]);
+  if (!r.reported) {
+    if (!run.emu_diagnostics.empty())
+      return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) +
+             " (while running " + name + ")";
     status = run.process.timed_out ? "timeout" : "crashed";
-    return "after the last case, " + DescribeDeath(run.process);
+    return "while running " + name + ", " + DescribeDeath(run.process);
   }
+  if (r.status == "cuda_error") {
+    const std::string config = BadLaunchConfiguration(r);
+    if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
+    std::string cause;
+    if (r.error == "cudaErrorIllegalAddress")
+      cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
+    else if (r.error == "cudaErrorLaunchFailure")
+      cause = " Usual cause: the kernel faulted or broke a barrier rule.";
+    return "CUDA error " + r.error + " in " + name + ": " + r.detail + "." + cause;
+  }
+  if (r.status == "guard_violation")
+    return "in " + name + ", " + r.detail +
+           ". Usual cause: a store into C without a bounds check (row < m && col < k).";
+  if (r.status == "input_modified")
+    return "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.";
+  if (r.status != "ok") return "in " + name + ": the harness reported " + r.status;
   return "";
 }
 
-// The first case whose values are wrong, as a message; "" when all are right.
+// Case `i`'s values against the model, or "" when they are right.
 std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flavour,
-                         const HarnessRun& run, const std::vector<MatrixCase>& cases) {
+                         const HarnessRun& run, const MatrixCase& c, std::size_t i) {
+  auto check = CheckProduct(model, c.shape, c.A, c.B, run.cases[i].C);
+  if (!check.ok()) return "in " + CaseName(c) + ": " + check.error();
+  if (check->passed()) return "";
+  const std::string build =
+      flavour == Flavour::kDefault
+          ? ""
+          : " (in the build with fused multiply-add off, which must match the sequential float "
+            "sum bit for bit: keep the inner index ascending and accumulate in one float)";
+  return "wrong result in " + CaseName(c) + build + ":\n" +
+         Diagnose(*check, c.A, c.B, env.spec.tile).text;
+}
+
+// The first problem over all cases, in case order; "" when every case ran and is right.
+std::string FirstFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                         ToleranceModel model, Flavour flavour, const std::string& executable,
+                         std::string& status, bool& values_wrong) {
+  values_wrong = false;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const MatrixCase& c = cases[i];
-    auto check = CheckProduct(model, c.shape, c.A, c.B, run.cases[i].C);
-    if (!check.ok()) return "in " + CaseName(c) + ": " + check.error();
-    if (check->passed()) continue;
-    std::string build = flavour == Flavour::kDefault
-                            ? ""
-                            : " (in the build with fused multiply-add off, which must match the "
-                              "sequential float sum bit for bit: keep the inner index ascending "
-                              "and accumulate in one float)";
-    return "wrong result in " + CaseName(c) + build + ":\n" +
-           Diagnose(*check, c.A, c.B, env.spec.tile).text;
+    std::string failure = RunFailure(env, run, cases, i, executable, status);
+    if (failure.empty()) failure = ValueFailure(env, model, flavour, run, cases[i], i);
+    if (failure.empty()) continue;
+    values_wrong = run.cases[i].status == "ok";
+    return failure;
+  }
+  if (!run.done && run.harness_error.empty()) {
+    status = run.process.timed_out ? "timeout" : "crashed";
+    return "after the last case, " + DescribeDeath(run.process);
   }
   return "";
 }
@@ -112,8 +136,11 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
     const HarnessRun run = RunHarness(env.runner, executable, dir + "/order_" +
                                       order.substr(0, order.find(':')), options, cases);
-    const std::string failure = RunFailure(env, run, cases, executable, status);
-    if (!failure.empty()) return "with threads run in " + order + " order: " + failure;
+    bool values_wrong = false;
+    const std::string failure = FirstFailure(env, run, cases, env.spec.tolerance.model,
+                                             Flavour::kDefault, executable, status, values_wrong);
+    if (!failure.empty() && !values_wrong)
+      return "with threads run in " + order + " order: " + failure;
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& a = forward.cases[i].C;
       const auto& b = run.cases[i].C;
@@ -138,8 +165,9 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
 // are seen) and once under racecheck (small cases: racecheck is slow).
 std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, std::vector<MatrixCase> cases,
                              const std::string& executable, const std::string& dir,
-                             std::string& status) {
-  for (const std::string tool : {"memcheck", "racecheck"}) {
+                             std::string& status,
+                             const std::vector<std::string>& tools = {"memcheck", "racecheck"}) {
+  for (const std::string& tool : tools) {
     if (tool == "racecheck") {
       std::vector<MatrixCase> small;
       for (auto& c : cases)
@@ -173,8 +201,9 @@ std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const Harn
   if (ex.kernel.empty()) return "";  // a host-side exercise
   std::vector<std::string> launched;
   for (const CaseRun& c : run.cases)
-    for (const std::string& k : c.launched_kernels)
-      if (std::find(launched.begin(), launched.end(), k) == launched.end()) launched.push_back(k);
+    for (const LaunchInfo& l : c.launches)
+      if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
+        launched.push_back(l.kernel);
   if (launched.empty())
     return ex.function + " launched no kernel: the product must be computed on the GPU by a kernel "
            "launched from " + ex.function + " (" + ex.kernel + " in the starter).";
@@ -185,14 +214,14 @@ std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const Harn
   }
   std::string first_failure;
   for (const std::string& kernel : launched) {
-    const std::string failure = CheckTechnique(*env.resources, kernel, *ex.technique);
+    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), *ex.technique);
     if (failure.empty()) return "";
     if (first_failure.empty()) first_failure = failure;
   }
   std::string names;
   for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
-  return "correct results, but not with the technique this exercise teaches: " + ex.function +
-         " launched " + names + ", and " + first_failure + ".";
+  return "not with the technique this exercise teaches: " + ex.function + " launched " + names +
+         ", and " + first_failure;
 }
 
 }  // namespace
@@ -223,6 +252,23 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   return cases;
 }
 
+namespace {
+
+// Wrong values can come from a race; the backend's race detector says so far more usefully than a
+// list of wrong numbers, so it gets the first word.
+std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
+                                  const std::vector<MatrixCase>& cases, const HarnessRun& forward,
+                                  const std::string& executable, const std::string& dir) {
+  std::string status;
+  if (env.backend == Backend::kCpu) {
+    const std::string race = OrderFailure(env, ex, cases, forward, executable, dir, status);
+    return race.find("depends on the order") != std::string::npos ? race : "";
+  }
+  return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
+}
+
+}  // namespace
+
 ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
   const std::vector<MatrixCase> cases = CasesFor(env, ex);
   const std::string dir = env.work_dir + "/" + ex.id;
@@ -237,13 +283,18 @@ ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
     options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
     HarnessRun run = RunHarness(env.runner, build.executable,
                                 dir + "/" + ToString(flavour), options, cases);
-    std::string status;
-    const std::string failure = RunFailure(env, run, cases, build.executable, status);
-    if (!failure.empty()) return Verdict(ex, status, failure);
     const ToleranceModel model = flavour == Flavour::kDefault ? env.spec.tolerance.model
                                                               : NofmaModel(env.spec, ex);
-    const std::string wrong = ValueFailure(env, model, flavour, run, cases);
-    if (!wrong.empty()) return Verdict(ex, "failed", wrong);
+    std::string status;
+    bool values_wrong = false;
+    const std::string failure =
+        FirstFailure(env, run, cases, model, flavour, build.executable, status, values_wrong);
+    if (!failure.empty()) {
+      const std::string race =
+          values_wrong ? RaceBehindWrongValues(env, ex, cases, run, build.executable, dir) : "";
+      if (!race.empty()) return Verdict(ex, "failed", race + "\n\nWhat came out:\n" + failure);
+      return Verdict(ex, status, failure);
+    }
     if (flavour == Flavour::kDefault) forward = std::move(run);
   }
 

@@ -176,6 +176,8 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     result.exercises.push_back(fault);
   }
   result.device = grader_fault.empty() ? ProbeDevice(env) : DeviceInfo{};
+  if (request.backend == Backend::kCpu && !result.device.name.empty())
+    result.device.name += " (modelled by the CPU backend)";
   result.execution_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

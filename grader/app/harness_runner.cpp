@@ -110,6 +110,17 @@ std::vector<float> ReadOutput(const std::string& dir, const std::string& name, s
   }
 }
 
+LaunchInfo ParseLaunch(const json& l) {
+  LaunchInfo info;
+  info.kernel = l.value("kernel", "?");
+  for (int d = 0; d < 3; ++d) {
+    if (l.contains("grid") && l["grid"].size() == 3) info.grid[d] = l["grid"][d].get<long long>();
+    if (l.contains("block") && l["block"].size() == 3) info.block[d] = l["block"][d].get<long long>();
+  }
+  info.dynamic_shared_bytes = l.value("dynamic_shared_bytes", 0LL);
+  return info;
+}
+
 }  // namespace
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
@@ -144,7 +155,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
         r.error = line.value("error", "");
         r.detail = line.value("detail", "");
         if (line.contains("launches") && line["launches"].is_array())
-          for (const json& l : line["launches"]) r.launched_kernels.push_back(l.value("kernel", "?"));
+          for (const json& l : line["launches"]) r.launches.push_back(ParseLaunch(l));
         if (r.status == "ok")
           r.C = ReadOutput(dir, cases[i].id + ".C.f32",
                            static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));

@@ -38,6 +38,13 @@ struct HarnessOptions {
   const TimingSpec* timing = nullptr;
 };
 
+struct LaunchInfo {
+  std::string kernel;  // mangled
+  long long grid[3] = {0, 0, 0};
+  long long block[3] = {0, 0, 0};
+  long long dynamic_shared_bytes = 0;
+};
+
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
@@ -45,7 +52,7 @@ struct CaseRun {
   std::string error;
   std::string detail;
   std::vector<float> C;
-  std::vector<std::string> launched_kernels;  // mangled names of what the student's code launched
+  std::vector<LaunchInfo> launches;  // what the student's code launched, in order
 };
 
 struct HarnessRun {

@@ -73,16 +73,22 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
     cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable, "-Xlinker", "--wrap=__cudaLaunchKernel",
            "-Xlinker", "--wrap=__cudaGetKernel", "-Xlinker", "--export-dynamic"};
     cmd.insert(cmd.end(), objects.begin(), objects.end());
+    // A group: the harness's main() needs the lab's exercise table, which needs the student's
+    // functions; one pass over the archives would miss the earlier ones.
+    cmd.insert(cmd.end(), {"-Xlinker", "--start-group"});
     const auto& libs = manifest_.gpu_libs.at(spec_.id);
     cmd.insert(cmd.end(), libs.begin(), libs.end());
+    cmd.insert(cmd.end(), {"-Xlinker", "--end-group"});
     return cmd;
   }
   // --wrap: the harness sees every launch (common/harness/launch_hook_emu.cpp).
   cmd = {manifest_.cxx, "-o", executable,
          "-Wl,--wrap=_ZN3emu6detail6launchERKNS0_13LaunchRequestE"};
   cmd.insert(cmd.end(), objects.begin(), objects.end());
+  cmd.push_back("-Wl,--start-group");  // as above
   const auto& libs = manifest_.emu_libs.at(spec_.id);
   cmd.insert(cmd.end(), libs.begin(), libs.end());
+  cmd.push_back("-Wl,--end-group");
   cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
   return cmd;
 }
