@@ -172,22 +172,3 @@ TEST(MemoryDeathTest, FiberStackOverflowIsCaught) {
 }
 }  // namespace emu_test
 
-namespace emu_test {
-__global__ void misaligned_vector_load(const float* in, float* out) {
-  // A float4 load from an address that is 4 bytes past a 16-byte boundary.
-  const float4 v = *reinterpret_cast<const float4*>(in + 1);
-  *reinterpret_cast<float4*>(out) = v;  // copied whole: the compiler uses 16-byte moves
-}
-
-TEST(MemoryDeathTest, MisalignedVectorLoadIsExplained) {
-  EXPECT_EXIT(
-      {
-        float* in = nullptr;
-        float* out = nullptr;
-        cudaMalloc(&in, 64 * sizeof(float));
-        cudaMalloc(&out, 4 * sizeof(float));
-        emu::launch(misaligned_vector_load, 1, 1, 0, 0, in, out);
-      },
-      testing::ExitedWithCode(86), "invalid_address: general protection fault");
-}
-}  // namespace emu_test
