@@ -32,6 +32,7 @@ struct GradeEnv {
   std::optional<ResourceReport> resources; // from nvcc, when it was available
   std::string resources_error;             // why `resources` is missing
   std::vector<Dataset> datasets;
+  class ReferenceTimingCache* reference_cache = nullptr;  // shared across a batch; may be null
 };
 
 struct ExerciseVerdict {

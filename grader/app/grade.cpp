@@ -120,6 +120,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   result.timestamp = UtcTimestamp();
 
   GradeEnv env{runner, manifest, spec, request.backend, request.seed, request.work_dir};
+  env.reference_cache = request.reference_cache;
   fs::create_directories(request.work_dir);
   auto datasets = LoadDatasets(manifest.data_dir, spec);
   std::string grader_fault = datasets ? "" : datasets.error();

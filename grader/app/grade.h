@@ -22,6 +22,8 @@ struct GradeRequest {
   std::string work_dir;  // scratch, created if missing
   // Progress lines for a person watching ("building the default flavour..."); may be empty.
   std::function<void(const std::string&)> progress;
+  // A batch measures the reference solution's speed once for all submissions; null: per call.
+  class ReferenceTimingCache* reference_cache = nullptr;
 };
 
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,

@@ -85,6 +85,7 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.cwd = dir;
   cmd.timeout_seconds = options.timeout_seconds;
   cmd.output_limit = options.output_limit;
+  cmd.gpu = options.timing != nullptr ? GpuUse::kExclusive : GpuUse::kShared;
   const std::vector<std::string> harness = {executable, dir + "request.json",
                                             dir + "response.jsonl"};
   if (!options.sanitizer_tool.empty()) {

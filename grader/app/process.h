@@ -8,6 +8,9 @@
 
 namespace labkit {
 
+// How a command uses the GPU: timed runs must have it to themselves, other runs may share it.
+enum class GpuUse { kNone, kShared, kExclusive };
+
 struct Command {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // added to (or overriding) labgrade's environment
@@ -16,6 +19,7 @@ struct Command {
   std::size_t output_limit = 1 << 20;  // bytes of stdout+stderr kept; the rest is counted, dropped
   long long file_size_limit = 1LL << 30;
   long long cpu_seconds_limit = 0;  // 0: wall-clock limit only
+  GpuUse gpu = GpuUse::kNone;
 };
 
 struct ProcessResult {

@@ -76,15 +76,20 @@ SpeedOutcome GradeSpeed(GradeEnv& env, bool exercise_passed) {
                          env.work_dir + "/speed_student", out.student_ms, out.baseline_ms);
   if (!why.empty()) return Outcome("failed", why);
 
-  SubmissionBuilder builder(env.runner, env.manifest, env.spec);
-  const BuildOutcome reference = builder.Build(env.manifest.source_dir + "/solutions/" + env.spec.id,
-                                               env.work_dir + "/reference", Backend::kGpu,
-                                               Flavour::kDefault);
-  if (!reference.ok) return Outcome("grader_error", "the kit's reference solution did not build: " +
-                                                  reference.message);
-  why = Time(env, reference.executable, timing, env.work_dir + "/speed_reference",
-             out.reference_ms, out.reference_baseline_ms);
-  if (!why.empty()) return Outcome("grader_error", "timing the kit's reference failed: " + why);
+  auto measure_reference = [&](double& ms, double& baseline_ms) -> std::string {
+    SubmissionBuilder builder(env.runner, env.manifest, env.spec);
+    const BuildOutcome reference =
+        builder.Build(env.manifest.source_dir + "/solutions/" + env.spec.id,
+                      env.work_dir + "/reference", Backend::kGpu, Flavour::kDefault);
+    if (!reference.ok) return "the kit's reference solution did not build: " + reference.message;
+    const std::string failed =
+        Time(env, reference.executable, timing, env.work_dir + "/speed_reference", ms, baseline_ms);
+    return failed.empty() ? "" : "timing the kit's reference failed: " + failed;
+  };
+  ReferenceTimingCache own_cache;
+  ReferenceTimingCache& cache = env.reference_cache ? *env.reference_cache : own_cache;
+  why = cache.Get(measure_reference, out.reference_ms, out.reference_baseline_ms);
+  if (!why.empty()) return Outcome("grader_error", why);
   return out;
 }
 
