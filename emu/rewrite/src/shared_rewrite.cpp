@@ -87,11 +87,13 @@ std::string find_declaration(const Tokens& t, std::size_t at, Declaration* d) {
   d->semicolon = e;
   for (std::size_t i = b; i < e; ++i) {
     const Token& tok = t[i];
-    if (one_of(tok, {"__align__", "alignas", "__attribute__", "__declspec"}) && i + 1 < e &&
-        t[i + 1].is("(")) {
-      i = match_forward(t, i + 1);
-    } else if (tok.is("[") && i + 1 < e && t[i + 1].is("[")) {
-      i = match_forward(t, i);  // [[attribute]]
+    const bool attribute =
+        one_of(tok, {"__align__", "alignas", "__attribute__", "__declspec"}) && t[i + 1].is("(");
+    if (attribute || (tok.is("[") && t[i + 1].is("["))) {  // __align__(16), [[attribute]]
+      // The group was not checked when scanning backwards: it must close inside the statement.
+      const std::size_t close = match_forward(t, attribute ? i + 1 : i);
+      if (close == kNoMatch || close >= e) return "unbalanced brackets in the declaration";
+      i = close;
     } else if (tok.is("extern")) {
       d->is_extern = true;
     } else if (!one_of(tok, {"__shared__", "static", "__device__", "__managed__", "inline"})) {
@@ -172,6 +174,16 @@ class SharedPass {
     }
     std::vector<std::vector<int>> depths;
     std::vector<Indices> parts = split_declarators(t_, d.rest, &depths);
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      for (std::size_t k = 0; k < parts[p].size(); ++k) {
+        // Only an array bound may hold a literal (`char s[sizeof("x")]`); one outside brackets is
+        // what an unterminated quote swallowed.
+        const TokenKind kind = t_[parts[p][k]].kind;
+        if (depths[p][k] == 0 && (kind == TokenKind::kString || kind == TokenKind::kChar)) {
+          return "unexpected literal in the declaration";
+        }
+      }
+    }
 
     // The first part holds the type too: the declarator starts at the pointer operators before
     // the name (`float *p`); cv-qualifiers before the first `*` still belong to the type.

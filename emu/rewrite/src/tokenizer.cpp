@@ -122,7 +122,7 @@ class Lexer {
   void number(std::size_t begin) {
     while (pos_ < src_.size()) {
       const char c = src_[pos_];
-      const char prev = src_[pos_ - 1];
+      const char prev = pos_ > begin ? src_[pos_ - 1] : '\0';
       if ((c == '+' || c == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P')) {
         ++pos_;
       } else if (c == '\'' && is_ident_char(peek(1))) {

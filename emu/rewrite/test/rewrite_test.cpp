@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -88,6 +89,27 @@ TEST(Rewrite, NeverThrowsOnTruncatedInput) {
   const std::string src = kPreprocessed;
   for (std::size_t n = 0; n <= src.size(); n += 7) {
     EXPECT_NO_THROW(rewrite_source(src.substr(0, n))) << n;
+  }
+}
+
+// Random damage (brackets, quotes, newlines inserted or deleted) must never crash or hang the
+// rewriter, and whatever it makes of the damage must be stable under a second rewrite.
+TEST(Rewrite, SurvivesMutatedInputAndStaysIdempotent) {
+  std::mt19937 rng(2024);
+  const std::string base = kPreprocessed;
+  const std::string pool = "<>(){}[];,:\"'#\n _xR*&=";
+  for (int iteration = 0; iteration < 500; ++iteration) {
+    std::string s = base;
+    for (int edit = 0; edit < 4; ++edit) {
+      const std::size_t pos = rng() % (s.size() + 1);
+      if (rng() % 2 == 0 && pos < s.size()) {
+        s.erase(pos, 1 + rng() % 3);
+      } else {
+        s.insert(pos, 1, pool[rng() % pool.size()]);
+      }
+    }
+    const std::string once = rewritten(s);
+    ASSERT_EQ(rewritten(once), once) << "input:\n" << s;
   }
 }
 

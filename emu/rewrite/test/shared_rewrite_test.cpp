@@ -63,6 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "auto& q = ::emu::block_shared<float[2], 1>();"},
         SharedCase{"ConditionalBound", "__shared__ int a[N < M ? N : M];",
                    "auto& a = ::emu::block_shared<int[N < M ? N : M], 0>();"},
+        SharedCase{"LiteralInBound", "__shared__ char s[sizeof(\"a;b\")];",
+                   "auto& s = ::emu::block_shared<char[sizeof(\"a;b\")], 0>();"},
         SharedCase{"Extern", "extern __shared__ float smem[];",
                    "float* smem = ::emu::dynamic_shared<float>();"},
         SharedCase{"ExternAligned", "extern __shared__ __align__(16) unsigned char smem[];",
@@ -131,8 +133,10 @@ TEST(SharedRewriteWarnings, ExternWithSizeIsLeftAndReported) {
 }
 
 TEST(SharedRewriteWarnings, NotADeclarationIsLeftAndReported) {
-  for (const char* src : {"void f(__shared__ int* p) { }", "void k() { __shared__ int; }",
-                          "__shared__", "void k() { __shared__ float (*p)[4]; }"}) {
+  for (const char* src :
+       {"void f(__shared__ int* p) { }", "void k() { __shared__ int; }", "__shared__",
+        "void k() { __shared__ float (*p)[4]; }",
+        "void k() { __align__(\n static __shared__ int x; }", "void k() { __shared__ int \"x; }"}) {
     EXPECT_EQ(rewritten(src), src) << src;
     EXPECT_NE(warnings_of(src), "") << src;
   }

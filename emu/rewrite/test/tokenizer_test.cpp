@@ -44,6 +44,11 @@ TEST(Tokenizer, ReadsNumbersWithSeparatorsAndExponents) {
             (V{"1'000'000", "+", "1.5e-3f", "-", "0x1fULL"}));
 }
 
+TEST(Tokenizer, ReadsANumberAtTheVeryStart) {
+  EXPECT_EQ(texts(".5e+1"), (V{".5e+1"}));
+  EXPECT_EQ(texts("1e"), (V{"1e"}));
+}
+
 TEST(Tokenizer, TreatsHashLinesAsOneDirectiveToken) {
   const auto r = tokenize("# 12 \"a.cu\" 2\nint x; # not a directive\n  #pragma unroll\n");
   ASSERT_EQ(r.tokens.size(), 9u);
