@@ -27,8 +27,10 @@ int run_steps(const CompilePlan& plan, CommandRunner& runner) {
 
 }  // namespace
 
-int run_launcher(const std::vector<std::string>& command, const Options& options,
-                 CommandRunner& runner) {
+int run_launcher(std::vector<std::string> command, const Options& options, CommandRunner& runner) {
+  if (!command.empty() && !command[0].empty() && command[0][0] == '-') {
+    command.insert(command.begin(), options.default_compiler);
+  }
   const std::optional<CompilePlan> plan = plan_compile(command, options.paths);
   if (!plan) return runner.run(command);
   const int rc = run_steps(*plan, runner);

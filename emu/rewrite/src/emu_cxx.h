@@ -12,12 +12,14 @@ namespace emu::cxx {
 
 struct Options {
   EmuPaths paths;
+  std::string default_compiler;   // used when the command starts with an option, not a compiler
   bool keep_temporaries = false;  // leave OUT.emu.ii and OUT.emu.cpp for a look
 };
 
-// `command`: the compiler and its arguments. Returns the exit status of the first failing step,
-// or of the last one. The compiler's messages pass through untouched.
-int run_launcher(const std::vector<std::string>& command, const Options& options,
-                 CommandRunner& runner);
+// `command`: the compiler and its arguments, or only the arguments (`emu-cxx -c -O2 x.cu`, the
+// form docs/DESIGN.md shows), in which case options.default_compiler is run. Returns the exit
+// status of the first failing step, or of the last one. The compiler's messages pass through
+// untouched.
+int run_launcher(std::vector<std::string> command, const Options& options, CommandRunner& runner);
 
 }  // namespace emu::cxx

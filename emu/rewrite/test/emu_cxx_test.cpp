@@ -73,6 +73,14 @@ TEST_F(EmuCxx, RemovesTemporariesUnlessAskedToKeepThem) {
   std::remove((out_ + ".emu.cpp").c_str());
 }
 
+TEST_F(EmuCxx, RunsTheDefaultCompilerWhenNoneIsGiven) {
+  options_.default_compiler = "c++";
+  EXPECT_EQ(run_launcher({"-c", "k.cu", "-o", out_}, options_, runner_), 0);
+  ASSERT_EQ(runner_.commands.size(), 3u);
+  EXPECT_EQ(runner_.commands[0][0], "c++");
+  EXPECT_EQ(runner_.commands[2][0], "c++");
+}
+
 TEST_F(EmuCxx, RunsOtherCommandsUnchanged) {
   const V link{"g++", "a.o", "-o", "app"};
   runner_.fail_at = 1;
