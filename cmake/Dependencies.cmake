@@ -12,6 +12,9 @@ else()
 endif()
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(Threads REQUIRED)
+# Zip and tar submissions (batch grading) and the Gradescope bundle's zip. Optional, so that a
+# machine without libarchive-dev still builds and grades folders.
+find_package(LibArchive QUIET)
 if(LABKIT_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

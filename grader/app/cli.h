@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backend.h"
 #include "result.h"
@@ -28,14 +29,32 @@ struct CheckCommand {
   bool color = false;
 };
 
+struct BatchCommand {
+  std::string lab;
+  std::string submissions;
+  std::string out;
+  int jobs = 0;  // 0: one per CPU core
+  std::optional<uint64_t> seed;
+  BackendChoice backend = BackendChoice::kAuto;
+  bool regrade_all = false;
+  std::vector<std::string> regrade;
+};
+
+struct BundleCommand {
+  std::string lab;
+  std::string out;
+};
+
 struct StarterOptions {
   std::string lab;
   bool check_only = false;
 };
 
 struct CliCommand {
-  enum class Kind { kHelp, kCheck, kStarter } kind = Kind::kHelp;
+  enum class Kind { kHelp, kCheck, kStarter, kGrade, kBundle } kind = Kind::kHelp;
   CheckCommand check;
+  BatchCommand batch;
+  BundleCommand bundle;
   StarterOptions starter;
   std::string manifest;  // empty: the one of this build
 };

@@ -61,6 +61,10 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
   }
   const CaseRun& r = run.cases[i];
   const std::string name = CaseName(cases[i]);
+  if (!run.process.started) {
+    status = "grader_error";  // the kit could not start its own program: not the student's doing
+    return "the grader could not start the harness: " + run.process.start_error;
+  }
   if (!r.reported) {
     if (!run.emu_diagnostics.empty())
       return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) +

@@ -5,8 +5,11 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <thread>
 
+#include "batch.h"
 #include "cli.h"
+#include "gradescope_bundle.h"
 #include "grade.h"
 #include "lab_spec.h"
 #include "manifest.h"
@@ -129,6 +132,49 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
   return RequirementMet(options.require, spec, result) ? kExitGraded : kExitRequirementNotMet;
 }
 
+int Grade(const Manifest& manifest, const BatchCommand& command) {
+  LabSpec spec;
+  if (int status = LoadSpec(manifest, command.lab, spec); status != kExitGraded) return status;
+  BatchOptions options;
+  options.submissions_dir = command.submissions;
+  options.out_dir = fs::absolute(command.out).string();
+  options.jobs = command.jobs > 0 ? command.jobs
+                                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.regrade_all = command.regrade_all;
+  options.regrade = command.regrade;
+  options.progress_bar = isatty(STDERR_FILENO) != 0;
+  if (int status = ChooseBackend(manifest, command.backend, options.backend);
+      status != kExitGraded)
+    return status;
+  options.seed = command.seed ? *command.seed : std::random_device{}();
+  std::cerr << "labgrade: grading " << command.submissions << " for lab " << spec.id << " on the "
+            << ToString(options.backend) << " backend with " << options.jobs << " jobs, seed "
+            << options.seed << "\n";
+  SystemProcessRunner runner;
+  auto counts = GradeBatch(runner, manifest, spec, options);
+  if (!counts) {
+    std::cerr << "labgrade: " << counts.error() << "\n";
+    return kExitMissing;
+  }
+  std::cout << counts->graded << " graded, " << counts->not_graded << " not graded, "
+            << counts->skipped << " already graded earlier; gradebook: " << options.out_dir
+            << "/gradebook.csv, summary: " << options.out_dir << "/summary.txt\n";
+  return counts->not_graded > 0 ? kExitRequirementNotMet : kExitGraded;
+}
+
+int Bundle(const Manifest& manifest, const BundleCommand& command) {
+  LabSpec spec;
+  if (int status = LoadSpec(manifest, command.lab, spec); status != kExitGraded) return status;
+  const Status written = WriteGradescopeBundle(manifest, spec, command.out);
+  if (!written) {
+    std::cerr << "labgrade: " << written.error() << "\n";
+    return kExitMissing;
+  }
+  std::cout << "wrote " << command.out << "/autograder.zip (upload it as the assignment's "
+            << "autograder; see docs/GRADESCOPE.md)\n";
+  return kExitGraded;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,5 +208,7 @@ int main(int argc, char** argv) {
       std::cout << "wrote starter/" << spec.id << "/ from solutions/" << spec.id << "/\n";
     return kExitGraded;
   }
+  if (command->kind == CliCommand::Kind::kGrade) return Grade(manifest, command->batch);
+  if (command->kind == CliCommand::Kind::kBundle) return Bundle(manifest, command->bundle);
   return Check(manifest, command->check);
 }

@@ -1,0 +1,217 @@
+#include "batch.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "gpu_gate.h"
+#include "grade.h"
+#include "gradebook.h"
+#include "journal.h"
+#include "report.h"
+#include "speed_grader.h"
+#include "submissions.h"
+
+namespace labkit {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Why the kit, not the student, is to blame for this result; "" when it was graded properly.
+std::string GraderFault(const GradeResult& r) {
+  for (const auto& e : r.exercises)
+    if (e.status == GradeStatus::kGraderError) return e.id + ": " + e.message;
+  if (r.speed && r.speed->status == GradeStatus::kGraderError) return "speed: " + r.speed->message;
+  return "";
+}
+
+class Progress {
+ public:
+  Progress(int total, bool bar) : total_(total), bar_(bar), start_(Clock::now()) {}
+
+  void Done(const std::string& name, const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    const int eta = done_ > 0 ? static_cast<int>(seconds / done_ * (total_ - done_)) : 0;
+    if (bar_) {
+      const int width = 30;
+      const int filled = total_ > 0 ? width * done_ / total_ : width;
+      std::fprintf(stderr, "\r[%s%s] %d/%d  ETA %dm%02ds  %-40.40s", std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), done_, total_, eta / 60, eta % 60,
+                   name.c_str());
+      if (done_ == total_) std::fprintf(stderr, "\n");
+    } else {
+      std::fprintf(stderr, "[%d/%d] %s: %s (ETA %dm%02ds)\n", done_, total_, name.c_str(),
+                   what.c_str(), eta / 60, eta % 60);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  int total_;
+  int done_ = 0;
+  bool bar_;
+  Clock::time_point start_;
+};
+
+struct BatchContext {
+  ProcessRunner& runner;
+  const Manifest& manifest;
+  const LabSpec& spec;
+  const BatchOptions& options;
+  Journal& journal;
+  ReferenceTimingCache reference;
+};
+
+JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
+  JournalEntry entry{s.slug, s.name, "not_graded", "", 0, 0};
+  const fs::path work = fs::path(ctx.options.out_dir) / "work" / s.slug;
+  const fs::path results = fs::path(ctx.options.out_dir) / "results" / s.slug;
+  try {
+    fs::remove_all(work);
+    fs::create_directories(work);
+    fs::create_directories(results);
+    std::string src = s.path;
+    std::string unpack_problem;
+    if (s.archive) {
+      src = (work / "src").string();
+      const Status unpacked = UnpackArchive(s.path, src);
+      if (!unpacked) unpack_problem = "could not unpack " + fs::path(s.path).filename().string() +
+                                      ": " + unpacked.error();
+    }
+    GradeRequest request;
+    request.src_dir = FindSourceFolder(src, ctx.spec.student_files);
+    request.submission_name = s.name;
+    request.backend = ctx.options.backend;
+    request.seed = ctx.options.seed;
+    request.work_dir = (work / "grade").string();
+    request.reference_cache = &ctx.reference;
+    const GradeResult result = GradeSubmission(ctx.runner, ctx.manifest, ctx.spec, request);
+
+    const std::string fault = GraderFault(result);
+    if (fault.empty()) {
+      // Results first, journal last: a kill in between only means this one is graded again.
+      Status w = WriteFileAtomically((results / "result.json").string(), ToJson(result).dump(2));
+      if (w) w = WriteFileAtomically((results / "results.json").string(),
+                                     ToGradescope(result).dump(2));
+      if (!w) {
+        entry.reason = w.error();
+      } else {
+        entry.status = "graded";
+        entry.reason = unpack_problem;
+        entry.total = result.total;
+        entry.max_total = result.max_total;
+      }
+    } else {
+      entry.reason = fault;
+    }
+    fs::remove_all(work);
+  } catch (const std::exception& e) {
+    // Out of disk, a folder that vanished: the kit's trouble, recorded, retried on resume.
+    entry.reason = std::string("the grader failed: ") + e.what();
+  }
+  return entry;
+}
+
+bool WantsRegrade(const BatchOptions& o, const Submission& s) {
+  if (o.regrade_all) return true;
+  for (const std::string& r : o.regrade)
+    if (r == s.name || r == s.slug) return true;
+  return false;
+}
+
+std::vector<GradebookRow> CollectRows(const BatchOptions& options,
+                                      const std::vector<Submission>& submissions,
+                                      const Journal& journal) {
+  std::vector<GradebookRow> rows;
+  for (const Submission& s : submissions) {
+    GradebookRow row;
+    const JournalEntry* e = journal.Find(s.slug);
+    row.entry = e ? *e : JournalEntry{s.slug, s.name, "not_graded", "not graded yet", 0, 0};
+    std::ifstream in(fs::path(options.out_dir) / "results" / s.slug / "result.json");
+    if (in && row.entry.status == "graded") {
+      const auto j = nlohmann::json::parse(in, nullptr, false);
+      if (!j.is_discarded()) {
+        auto r = GradeResultFromJson(j);
+        if (r) row.result = std::move(*r);
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
+                               const LabSpec& spec, const BatchOptions& options) {
+  auto submissions = FindSubmissions(options.submissions_dir);
+  if (!submissions) return MakeError(submissions.error());
+  std::error_code ec;
+  fs::create_directories(fs::path(options.out_dir) / "results", ec);
+  if (ec) return MakeError("cannot create " + options.out_dir + ": " + ec.message());
+  auto journal = Journal::Open((fs::path(options.out_dir) / "journal.jsonl").string());
+  if (!journal) return MakeError(journal.error());
+
+  GpuGateRunner gated(runner);
+  BatchContext ctx{gated, manifest, spec, options, *journal, {}};
+  BatchCounts counts;
+  counts.total = static_cast<int>(submissions->size());
+  std::vector<const Submission*> todo;
+  for (const Submission& s : *submissions) {
+    const JournalEntry* done = journal->Find(s.slug);
+    if (done && done->status == "graded" && !WantsRegrade(options, s)) {
+      ++counts.skipped;
+      continue;
+    }
+    todo.push_back(&s);
+  }
+  if (counts.skipped > 0)
+    std::fprintf(stderr, "labgrade: %d of %d already graded (journal.jsonl); grading the other %zu\n",
+                 counts.skipped, counts.total, todo.size());
+
+  Progress progress(static_cast<int>(todo.size()), options.progress_bar);
+  std::atomic<std::size_t> next{0};
+  std::mutex counts_mutex;
+  std::string journal_error;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < todo.size(); i = next++) {
+      const JournalEntry entry = GradeOne(ctx, *todo[i]);
+      const Status recorded = ctx.journal.Append(entry);
+      std::lock_guard<std::mutex> lock(counts_mutex);
+      if (!recorded) journal_error = recorded.error();
+      (entry.status == "graded" ? counts.graded : counts.not_graded)++;
+      std::ostringstream what;
+      if (entry.status == "graded")
+        what << FormatPoints(entry.total) << " / " << FormatPoints(entry.max_total);
+      else
+        what << "NOT GRADED (" << entry.reason.substr(0, 80) << ")";
+      progress.Done(entry.name, what.str());
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int j = 0; j < std::max(1, options.jobs); ++j) workers.emplace_back(worker);
+  for (auto& w : workers) w.join();
+  if (!journal_error.empty()) return MakeError(journal_error);
+
+  const std::vector<GradebookRow> rows = CollectRows(options, *submissions, ctx.journal);
+  Status w = WriteFileAtomically((fs::path(options.out_dir) / "gradebook.csv").string(),
+                                 GradebookCsv(spec, rows));
+  if (w) w = WriteFileAtomically((fs::path(options.out_dir) / "summary.txt").string(),
+                                 BatchSummary(spec, rows));
+  if (!w) return MakeError(w.error());
+  fs::remove_all(fs::path(options.out_dir) / "work", ec);
+  return counts;
+}
+
+}  // namespace labkit
