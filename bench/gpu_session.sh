@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Everything the kit runs on a real GPU, in stages, so one remote call can do several:
+#   bench/gpu_session.sh build tests bench throughput
+# Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
+# Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
+# .deb) come from LABKIT_EXTRA_PREFIX.
+set -uo pipefail
+out="${OUT:-$PWD/gpu-out}"
+mkdir -p "$out"
+build=build-gpu
+status=0
+
+stage_build() {
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=native \
+        ${LABKIT_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH=$LABKIT_EXTRA_PREFIX} >"$out/configure.log" 2>&1 \
+    || { tail -40 "$out/configure.log"; return 1; }
+  cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 \
+    || { grep -E "error" -A3 "$out/build.log" | head -60; return 1; }
+  echo "build: ok"
+}
+
+stage_tests() {
+  (cd "$build" && ctest -L gpu --output-on-failure --timeout 900 >"$out/ctest_gpu.log" 2>&1)
+  local rc=$?
+  grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/ctest_gpu.log" | tail -20
+  return $rc
+}
+
+stage_bench() {
+  local name="bench-$(date -u +%F)"
+  "$build/bench/matmul_bench" --json "$out/$name.json" | tee "$out/$name.txt" | tail -20
+}
+
+stage_throughput() {
+  local n="${LABKIT_CLASS_SIZE:-100}" class=/tmp/labkit_class marks=/tmp/labkit_marks
+  rm -rf "$class" "$marks"
+  python3 bench/make_class.py 03_tiled_matmul "$n" "$class"
+  local start end
+  start=$(date +%s.%N)
+  "$build/grader/app/labgrade" grade 03_tiled_matmul --submissions "$class" --out "$marks" \
+      --jobs "$(nproc)" --backend gpu --seed 11 >"$out/throughput.log" 2>&1
+  local rc=$?
+  end=$(date +%s.%N)
+  cp "$marks/gradebook.csv" "$marks/summary.txt" "$out/" 2>/dev/null
+  python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); n=int(sys.argv[3]); \
+print(f'throughput: {n} submissions in {s:.1f} s = {60*n/s:.1f} submissions/minute on', \
+sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
+      "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$(nproc)" \
+      | tee "$out/throughput.txt"
+  tail -3 "$out/throughput.log"
+  return $rc
+}
+
+for stage in "$@"; do
+  echo "== $stage"
+  "stage_$stage" || status=1
+done
+exit $status
