@@ -11,7 +11,7 @@ build=build-gpu
 status=0
 
 stage_build() {
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=native \
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         ${LABKIT_EXTRA_PREFIX:+-DCMAKE_PREFIX_PATH=$LABKIT_EXTRA_PREFIX} >"$out/configure.log" 2>&1 \
     || { tail -40 "$out/configure.log"; return 1; }
   cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 \
