@@ -14,6 +14,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "report.h"
+#include "sandbox.h"
 #include "starter_files.h"
 
 namespace fs = std::filesystem;
@@ -115,7 +116,10 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
   }
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
 
-  SystemProcessRunner runner;
+  SandboxedProcessRunner runner(
+      GradingSandboxPolicy(manifest, spec.id, request.src_dir, request.work_dir,
+                           {options.json_path, options.gradescope_dir}),
+      &std::cerr);
   const GradeResult result = GradeSubmission(runner, manifest, spec, request);
   if (own_work_dir) fs::remove_all(request.work_dir);
 

@@ -35,6 +35,17 @@ void set_limit(int resource, long long value) {
   set_limit(RLIMIT_FSIZE, command.file_size_limit);
   set_limit(RLIMIT_CPU, command.cpu_seconds_limit);
   set_limit(RLIMIT_CORE, 0);
+  set_limit(RLIMIT_NOFILE, command.open_files_limit);
+  set_limit(RLIMIT_NPROC, command.process_limit);
+  for (const std::string& procs : command.cgroup_procs) {
+    const int fd = open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1) {  // "0": the writing process itself
+      const char msg[] = "labgrade: cannot enter the sandbox's cgroup\n";
+      (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+      _exit(125);
+    }
+    close(fd);
+  }
   execvpe(argv[0], argv, envp);
   const char msg[] = "labgrade: cannot start program\n";
   (void)!write(STDERR_FILENO, msg, sizeof msg - 1);

@@ -20,6 +20,11 @@ struct Command {
   long long file_size_limit = 1LL << 30;
   long long cpu_seconds_limit = 0;  // 0: wall-clock limit only
   GpuUse gpu = GpuUse::kNone;
+  long long open_files_limit = 0;  // RLIMIT_NOFILE; 0: inherited
+  long long process_limit = 0;     // RLIMIT_NPROC (counts all the user's processes); 0: inherited
+  // cgroup.procs files the child moves itself into before exec (sandbox.cpp); if one cannot be
+  // written the child exits with status 125 rather than run unlimited.
+  std::vector<std::string> cgroup_procs;
 };
 
 struct ProcessResult {

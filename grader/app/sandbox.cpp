@@ -1,0 +1,690 @@
+#include "sandbox.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace labkit {
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Small file and path helpers.
+
+std::string ReadSmallFile(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool WriteSmallFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+std::string Normal(const std::string& path) {
+  if (path.empty()) return path;
+  std::string p = fs::absolute(path).lexically_normal().string();
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+// True when `path` is `dir` or lies inside it (purely textual, both normalised).
+bool IsUnder(const std::string& path, const std::string& dir) {
+  if (dir == "/") return true;
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+                         path[dir.size()] == '/');
+}
+
+bool Exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+std::string FindProgram(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// Processes and threads of this real user now (what RLIMIT_NPROC counts).
+long long UserTaskCount() {
+  long long count = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    struct stat info {};
+    if (stat(entry.path().c_str(), &info) != 0 || info.st_uid != getuid()) continue;
+    std::error_code task_ec;
+    for (auto it = fs::directory_iterator(entry.path() / "task", task_ec);
+         !task_ec && it != fs::directory_iterator(); it.increment(task_ec))
+      ++count;
+  }
+  return count;
+}
+
+std::string FirstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return line.empty() ? "no message" : line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cgroups: one child group per command under a parent we may write to. cgroup v2 where it has
+// the controller, else the v1 hierarchy of that controller (hybrid machines have both).
+
+struct Controller {
+  std::string parent;  // empty: not available
+  bool v2 = false;
+  std::string why_not;
+};
+
+struct CgroupSupport {
+  Controller memory, pids;
+};
+
+struct MountInfo {
+  std::string root, mount_point, fs_type, options;
+};
+
+std::vector<MountInfo> CgroupMounts() {
+  std::vector<MountInfo> mounts;
+  std::istringstream lines(ReadSmallFile("/proc/self/mountinfo"));
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    std::string word;
+    while (fields >> word) f.push_back(word);
+    const auto dash = std::find(f.begin(), f.end(), "-");
+    if (f.size() < 5 || dash == f.end() || dash + 3 > f.end()) continue;
+    MountInfo m{f[3], f[4], *(dash + 1), *(dash + 3)};
+    if (m.fs_type == "cgroup" || m.fs_type == "cgroup2") mounts.push_back(m);
+  }
+  return mounts;
+}
+
+// Our own cgroup in the hierarchy mounted at `m` ("0::/x" for v2, "4:memory:/x" for v1).
+std::string OwnCgroupDir(const MountInfo& m, const std::string& controller) {
+  std::istringstream lines(ReadSmallFile("/proc/self/cgroup"));
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1);
+    std::string path = line.substr(b + 1);
+    bool match = false;
+    if (m.fs_type == "cgroup2") {
+      match = line.compare(0, 2, "0:") == 0 && controllers.empty();
+    } else {
+      std::istringstream names(controllers);
+      std::string name;
+      while (std::getline(names, name, ','))
+        if (name == controller) match = true;
+    }
+    if (!match) continue;
+    if (m.root != "/" && IsUnder(path, m.root)) path = path.substr(m.root.size());
+    return Normal(m.mount_point + "/" + path);
+  }
+  return "";
+}
+
+// Can we make a child of `parent` that has `limit_file`? (v2: enabling the controller first.)
+bool TryParent(const std::string& parent, const std::string& controller, bool v2,
+               const std::string& limit_file) {
+  if (parent.empty() || access(parent.c_str(), W_OK) != 0) return false;
+  if (v2) {
+    const std::string enabled = ReadSmallFile(parent + "/cgroup.subtree_control");
+    if (enabled.find(controller) == std::string::npos)
+      WriteSmallFile(parent + "/cgroup.subtree_control", "+" + controller);  // may fail: EBUSY
+  }
+  const std::string probe = parent + "/labgrade-probe-" + std::to_string(getpid());
+  if (mkdir(probe.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  const bool ok = Exists(probe + "/" + limit_file);
+  rmdir(probe.c_str());
+  return ok;
+}
+
+Controller FindController(const std::string& controller, const std::string& override_parent) {
+  Controller c;
+  const std::string v2_file = controller + ".max";
+  const std::string v1_file = controller == "memory" ? "memory.limit_in_bytes" : "pids.max";
+  if (override_parent == "none") {
+    c.why_not = "cgroups are switched off";
+    return c;
+  }
+  if (!override_parent.empty()) {
+    const bool v2 = Exists(override_parent + "/cgroup.controllers");
+    if (TryParent(override_parent, controller, v2, v2 ? v2_file : v1_file)) {
+      c.parent = override_parent;
+      c.v2 = v2;
+    } else {
+      c.why_not = "no " + controller + " controller can be used under " + override_parent;
+    }
+    return c;
+  }
+  const auto mounts = CgroupMounts();
+  for (const MountInfo& m : mounts) {  // v2 first
+    if (m.fs_type != "cgroup2") continue;
+    const std::string own = OwnCgroupDir(m, controller);
+    if (ReadSmallFile(m.mount_point + "/cgroup.controllers").find(controller) == std::string::npos)
+      continue;
+    if (TryParent(own, controller, true, v2_file)) {
+      c.parent = own;
+      c.v2 = true;
+      return c;
+    }
+  }
+  for (const MountInfo& m : mounts) {
+    if (m.fs_type != "cgroup" ||
+        ("," + m.options + ",").find("," + controller + ",") == std::string::npos)
+      continue;
+    const std::string own = OwnCgroupDir(m, controller);
+    if (TryParent(own, controller, false, v1_file)) {
+      c.parent = own;
+      return c;
+    }
+  }
+  c.why_not = "no writable cgroup with the " + controller +
+              " controller (set LABKIT_SANDBOX_CGROUP to a delegated one, see docs/SANDBOX.md)";
+  return c;
+}
+
+const CgroupSupport& Cgroups(const std::string& policy_parent) {
+  static std::mutex mutex;
+  static std::map<std::string, CgroupSupport> cache;
+  std::string parent = policy_parent;
+  const char* env = std::getenv("LABKIT_SANDBOX_CGROUP");
+  if (parent.empty() && env != nullptr) parent = env;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(parent);
+  if (it == cache.end())
+    it = cache
+             .emplace(parent, CgroupSupport{FindController("memory", parent),
+                                            FindController("pids", parent)})
+             .first;
+  return it->second;
+}
+
+// The child groups of one command.
+class CommandCgroups {
+ public:
+  CommandCgroups(const CgroupSupport& support, const SandboxPolicy& policy) {
+    static std::atomic<unsigned> counter{0};
+    const std::string name =
+        "labgrade-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+    const Controller* both[] = {&support.memory, &support.pids};
+    for (const Controller* c : both) {
+      if (c->parent.empty()) continue;
+      const std::string dir = c->parent + "/" + name;
+      if (std::find(dirs_.begin(), dirs_.end(), dir) == dirs_.end()) {
+        if (mkdir(dir.c_str(), 0755) != 0) continue;
+        dirs_.push_back(dir);
+        v2_.push_back(c->v2);
+      }
+      if (c == &support.memory && policy.memory_bytes > 0) {
+        const std::string bytes = std::to_string(policy.memory_bytes);
+        if (c->v2) {
+          WriteSmallFile(dir + "/memory.max", bytes);
+          WriteSmallFile(dir + "/memory.swap.max", "0");
+        } else {
+          WriteSmallFile(dir + "/memory.limit_in_bytes", bytes);
+          WriteSmallFile(dir + "/memory.memsw.limit_in_bytes", bytes);  // no swap either
+        }
+        memory_dir_ = dir;
+        memory_v2_ = c->v2;
+      }
+      if (c == &support.pids && policy.max_tasks > 0)
+        WriteSmallFile(dir + "/pids.max", std::to_string(policy.max_tasks));
+    }
+  }
+
+  std::vector<std::string> ProcsFiles() const {
+    std::vector<std::string> files;
+    for (const std::string& dir : dirs_) files.push_back(dir + "/cgroup.procs");
+    return files;
+  }
+
+  // Did the kernel's OOM killer act inside the memory group?
+  bool OomKilled() const {
+    if (memory_dir_.empty()) return false;
+    const std::string text =
+        ReadSmallFile(memory_dir_ + (memory_v2_ ? "/memory.events" : "/memory.oom_control"));
+    const auto at = text.find("oom_kill ");
+    return at != std::string::npos && std::atoll(text.c_str() + at + 9) > 0;
+  }
+
+  // Kills whatever is still inside (a process that left the process group and had no PID
+  // namespace to die with) and removes the groups.
+  ~CommandCgroups() {
+    for (std::size_t i = 0; i < dirs_.size(); ++i) {
+      const std::string& dir = dirs_[i];
+      if (v2_[i] && Exists(dir + "/cgroup.kill")) WriteSmallFile(dir + "/cgroup.kill", "1");
+      for (int attempt = 0; attempt < 200; ++attempt) {
+        std::istringstream pids(ReadSmallFile(dir + "/cgroup.procs"));
+        bool any = false;
+        for (long pid; pids >> pid;) {
+          any = true;
+          kill(static_cast<pid_t>(pid), SIGKILL);
+        }
+        if (!any && rmdir(dir.c_str()) == 0) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      rmdir(dir.c_str());
+    }
+  }
+
+ private:
+  std::vector<std::string> dirs_;
+  std::vector<bool> v2_;
+  std::string memory_dir_;
+  bool memory_v2_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The bwrap command line.
+
+// /etc entries compilers, the dynamic linker and the CUDA driver read; the rest (shadow, ssh keys,
+// the grader's configuration) stays out.
+const char* const kEtcEntries[] = {"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                   "/etc/alternatives",  "/etc/passwd",     "/etc/group",
+                                   "/etc/nsswitch.conf", "/etc/localtime",  "/etc/hosts",
+                                   "/etc/host.conf",     "/etc/OpenCL",     "/etc/vulkan",
+                                   "/etc/nvidia",        "/etc/gcrypt",     "/etc/ssl/certs"};
+
+const char* const kSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
+// Mount operations in the order bwrap must do them: a folder before what is mounted inside it.
+struct Mount {
+  std::string op;  // --ro-bind, --bind, --tmpfs, --dev-bind, --symlink
+  std::string source, target;
+};
+
+void AddMountArgs(std::vector<std::string>& argv, const std::vector<Mount>& mounts) {
+  for (const Mount& m : mounts) {
+    argv.push_back(m.op);
+    if (m.op != "--tmpfs") argv.push_back(m.source);
+    argv.push_back(m.target);
+  }
+}
+
+// Folders visible without the policy's own binds (for deciding what a hidden path must cover).
+std::vector<Mount> SystemMounts() {
+  std::vector<Mount> mounts;
+  for (const char* dir : kSystemDirs) {
+    std::error_code ec;
+    const auto status = fs::symlink_status(dir, ec);
+    if (fs::is_symlink(status)) {
+      mounts.push_back({"--symlink", fs::read_symlink(dir, ec).string(), dir});
+    } else if (fs::is_directory(status)) {
+      mounts.push_back({"--ro-bind", dir, dir});
+    }
+  }
+  for (const char* entry : kEtcEntries)
+    if (Exists(entry)) mounts.push_back({"--ro-bind", entry, entry});
+  // CUDA and NVML read PCI and NUMA topology here; read-only, and nothing secret.
+  if (Exists("/sys")) mounts.push_back({"--ro-bind", "/sys", "/sys"});
+  return mounts;
+}
+
+std::vector<std::string> BaseArgs(const std::string& bwrap, bool network, bool disable_userns) {
+  std::vector<std::string> argv = {bwrap,           "--unshare-user", "--unshare-ipc",
+                                   "--unshare-pid", "--unshare-uts",  "--unshare-cgroup-try"};
+  if (!network) argv.push_back("--unshare-net");
+  // No nested user namespaces (bwrap 0.8 and later), the sandbox dies with labgrade, no terminal
+  // to inject keystrokes into (TIOCSTI), no capabilities even where labgrade runs as root.
+  if (disable_userns) argv.push_back("--disable-userns");
+  argv.insert(argv.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL", "--proc",
+                           "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp"});
+  AddMountArgs(argv, SystemMounts());
+  return argv;
+}
+
+struct Probe {
+  bool ok = false;
+  bool disable_userns = false;
+  std::string path;
+  std::string why_not;
+};
+
+const Probe& ProbeBwrap(const std::string& bwrap, ProcessRunner& runner) {
+  static std::mutex mutex;
+  static std::map<std::string, Probe> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(bwrap);
+  if (it != cache.end()) return it->second;
+  Probe probe;
+  probe.path = FindProgram(bwrap);
+  if (probe.path.empty()) {
+    probe.why_not = "bubblewrap (" + bwrap + ") is not installed (apt-get install bubblewrap)";
+  } else {
+    // Older bwrap (Ubuntu 22.04 has 0.6) lacks --disable-userns: try with it, then without.
+    for (const bool disable_userns : {true, false}) {
+      Command cmd;
+      cmd.argv = BaseArgs(probe.path, false, disable_userns);
+      cmd.argv.push_back(Exists("/usr/bin/true") ? "/usr/bin/true" : "/bin/true");
+      cmd.timeout_seconds = 20;
+      const ProcessResult r = runner.Run(cmd);
+      probe.ok = r.Succeeded();
+      probe.disable_userns = disable_userns;
+      if (probe.ok) break;
+      probe.why_not = "bubblewrap cannot create namespaces here (" + r.Describe() + ": " +
+                      FirstLine(r.output) + ")";
+    }
+  }
+  return cache.emplace(bwrap, probe).first->second;
+}
+
+bool KeepVariable(const std::string& name, const std::vector<std::string>& prefixes) {
+  for (const std::string& p : prefixes) {
+    if (p.back() == '_' ? name.compare(0, p.size(), p) == 0 : name == p) return true;
+  }
+  return false;
+}
+
+std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& policy,
+                                                      const Command& command) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    if (KeepVariable(entry.substr(0, eq), policy.keep_env_prefixes))
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  if (env.count("PATH") == 0) env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
+  if (!policy.scratch_dir.empty()) {
+    // nvcc and g++ put their temporaries in TMPDIR; keep them in the scratch folder (on disk,
+    // under RLIMIT_FSIZE) rather than in memory.
+    env["TMPDIR"] = policy.scratch_dir + "/tmp";
+    env["HOME"] = policy.scratch_dir;
+  }
+  for (const auto& [key, value] : command.env) env[key] = value;
+  return env;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+SandboxPolicy SystemSandboxPolicy(const std::string& scratch_dir) {
+  SandboxPolicy policy;
+  policy.scratch_dir = Normal(scratch_dir);
+  for (const char* dir : {"/usr/local/cuda", "/opt/cuda"}) {
+    std::error_code ec;
+    if (Exists(dir)) policy.read_only.push_back(fs::canonical(dir, ec).string());
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/dev", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("nvidia", 0) == 0) policy.devices.push_back(entry.path().string());
+  }
+  return policy;
+}
+
+SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& lab,
+                                   const std::string& src_dir, const std::string& work_dir,
+                                   const std::vector<std::string>& extra_hidden) {
+  SandboxPolicy policy = SystemSandboxPolicy(work_dir);
+  auto show = [&](const std::string& path) {
+    if (!path.empty()) policy.read_only.push_back(Normal(path));
+  };
+  show(src_dir);
+  show(manifest.LabDir(lab));
+  show(manifest.common_include);
+  show(manifest.harness_include);
+  show(manifest.cxx);
+  show(manifest.boost_context);
+  if (!manifest.nvcc.empty()) {
+    // The toolkit folder (bin/..), also through the symlink the manifest names.
+    std::error_code ec;
+    show(fs::path(manifest.nvcc).parent_path().parent_path().string());
+    show(fs::canonical(manifest.nvcc, ec).parent_path().parent_path().string());
+  }
+  if (manifest.emu_backend) {
+    show(fs::path(manifest.emu_cxx).parent_path().string());  // emu-cxx and emu-rewrite
+    // emu-cxx's force-included header and include folder (baked into emu-cxx at build time).
+    show(manifest.source_dir + "/emu/runtime/include");
+  }
+  // Only the lab's own libraries from the build folder: the rest of it holds objects built from
+  // solutions/ (benchmarks, tests) and the datasets.
+  for (const auto* libs : {&manifest.gpu_libs, &manifest.emu_libs}) {
+    const auto it = libs->find(lab);
+    if (it != libs->end())
+      for (const std::string& lib : it->second) show(lib);
+  }
+  for (const std::string& hidden :
+       {manifest.source_dir + "/solutions", manifest.source_dir + "/.git", manifest.data_dir})
+    if (!hidden.empty()) policy.hidden.push_back(Normal(hidden));
+  for (const std::string& hidden : extra_hidden)
+    if (!hidden.empty()) policy.hidden.push_back(Normal(hidden));
+  return policy;
+}
+
+SandboxedProcessRunner::SandboxedProcessRunner(ProcessRunner& inner, SandboxPolicy policy)
+    : inner_(inner), policy_(std::move(policy)) {
+  Init();
+}
+
+SandboxedProcessRunner::SandboxedProcessRunner(SandboxPolicy policy, std::ostream* warn)
+    : owned_(std::make_unique<SystemProcessRunner>()), inner_(*owned_), policy_(std::move(policy)) {
+  Init();
+  if (warn != nullptr) WarnOnce(*warn);
+}
+
+SandboxedProcessRunner::~SandboxedProcessRunner() = default;
+
+void SandboxedProcessRunner::Init() {
+  policy_.scratch_dir = Normal(policy_.scratch_dir);
+  for (auto* list : {&policy_.read_only, &policy_.hidden})
+    for (std::string& path : *list) path = Normal(path);
+
+  const Probe& probe = ProbeBwrap(policy_.bwrap, inner_);
+  bwrap_ok_ = probe.ok;
+  bwrap_path_ = probe.path;
+  disable_userns_ = probe.disable_userns;
+  const CgroupSupport& cgroups = Cgroups(policy_.cgroup_parent);
+  memory_cgroup_ = !cgroups.memory.parent.empty() && policy_.memory_bytes > 0;
+  pids_cgroup_ = !cgroups.pids.parent.empty() && policy_.max_tasks > 0;
+
+  enforced_ = {"wall-clock limit (the whole process group is killed)",
+               "output cap",
+               "file size (RLIMIT_FSIZE)",
+               "no core dumps",
+               "open files (RLIMIT_NOFILE)",
+               "clean environment (only PATH, locale, CUDA_*, LABKIT_* ... are passed)"};
+  if (policy_.cpu_seconds > 0) enforced_.push_back("CPU time (RLIMIT_CPU)");
+  if (bwrap_ok_) {
+    enforced_.insert(
+        enforced_.end(),
+        {"no network (own network namespace)",
+         "read-only view of the system, writable only in the scratch folder",
+         "solutions/, datasets, other submissions and results not visible",
+         "own PID namespace (nothing outlives the command)",
+         disable_userns_ ? "no capabilities, no new privileges, no nested user namespaces"
+                         : "no capabilities, no new privileges"});
+  } else {
+    const std::string why = " (" + probe.why_not + ")";
+    not_enforced_.insert(
+        not_enforced_.end(),
+        {"network isolation: student code can open connections" + why,
+         "file-system isolation: student code can read what labgrade's user can read "
+         "(solutions/, datasets, other submissions) and write where it can write" +
+             why,
+         "PID namespace: a process that leaves its process group outlives the command" +
+             std::string(pids_cgroup_ || memory_cgroup_ ? " unless the cgroup catches it" : "")});
+  }
+  if (memory_cgroup_) {
+    enforced_.push_back(std::string("memory (cgroup ") + (cgroups.memory.v2 ? "v2" : "v1") + ", " +
+                        std::to_string(policy_.memory_bytes >> 20) + " MiB)");
+  } else if (policy_.memory_bytes > 0) {
+    not_enforced_.push_back("memory limit: " + cgroups.memory.why_not +
+                            " (RLIMIT_AS is not used: CUDA needs far more address space than "
+                            "memory)");
+  }
+  const bool nproc = getuid() != 0 && policy_.user_process_limit != 0 &&
+                     (policy_.user_process_limit > 0 || policy_.max_tasks > 0);
+  if (pids_cgroup_) {
+    enforced_.push_back(std::string("process and thread count (cgroup ") +
+                        (cgroups.pids.v2 ? "v2" : "v1") + " pids, " +
+                        std::to_string(policy_.max_tasks) + ")");
+  } else if (nproc) {
+    enforced_.push_back("process count (RLIMIT_NPROC: " +
+                        (policy_.user_process_limit > 0 ? std::to_string(policy_.user_process_limit)
+                                                        : "the user's count at the start + " +
+                                                              std::to_string(policy_.max_tasks)) +
+                        "; counted over all of the user's processes)");
+  } else if (policy_.max_tasks > 0) {
+    not_enforced_.push_back(
+        "process count: " + cgroups.pids.why_not +
+        (geteuid() == 0 ? "; RLIMIT_NPROC does not bind root" : "; no RLIMIT_NPROC set") +
+        ", so a fork bomb is stopped only by the wall-clock limit" +
+        (bwrap_ok_ ? " (the PID namespace then takes every process with it)" : ""));
+  }
+}
+
+std::string SandboxedProcessRunner::Warning() const {
+  if (not_enforced_.empty()) return "";
+  std::string text = "labgrade: sandbox: NOT enforced on this machine (see docs/SANDBOX.md):";
+  for (const std::string& item : not_enforced_) text += "\n  - " + item;
+  return text + "\n";
+}
+
+void SandboxedProcessRunner::WarnOnce(std::ostream& out) const {
+  static std::once_flag once;
+  if (not_enforced_.empty()) return;
+  std::call_once(once, [&] { out << Warning() << std::flush; });
+}
+
+Command SandboxedProcessRunner::Wrap(const Command& command) const {
+  Command wrapped = command;
+  wrapped.env.clear();
+  if (wrapped.cpu_seconds_limit <= 0) wrapped.cpu_seconds_limit = policy_.cpu_seconds;
+  wrapped.open_files_limit = policy_.open_files;
+  if (getuid() != 0 && policy_.user_process_limit > 0) {
+    wrapped.process_limit = policy_.user_process_limit;
+  } else if (getuid() != 0 && policy_.user_process_limit < 0 && policy_.max_tasks > 0) {
+    wrapped.process_limit = UserTaskCount() + policy_.max_tasks;
+  }
+  const std::map<std::string, std::string> env = SandboxEnvironment(policy_, command);
+
+  if (!bwrap_ok_) {
+    // rlimits and a clean environment only.
+    wrapped.argv = {Exists("/usr/bin/env") ? "/usr/bin/env" : "/bin/env", "-i"};
+    for (const auto& [key, value] : env) wrapped.argv.push_back(key + "=" + value);
+    wrapped.argv.insert(wrapped.argv.end(), command.argv.begin(), command.argv.end());
+    return wrapped;
+  }
+
+  std::vector<std::string> argv = BaseArgs(bwrap_path_, policy_.network, disable_userns_);
+  const std::vector<Mount> system = SystemMounts();
+  std::vector<std::string> visible;  // roots that are shown, for deciding what hidden must cover
+  for (const Mount& m : system)
+    if (m.op == "--ro-bind") visible.push_back(m.target);  // (/tmp is an empty tmpfs)
+
+  std::vector<Mount> mounts;
+  if (!policy_.scratch_dir.empty()) {
+    mounts.push_back({"--bind", policy_.scratch_dir, policy_.scratch_dir});
+    visible.push_back(policy_.scratch_dir);
+  }
+  const std::vector<std::string> system_roots = visible;
+  for (const std::string& path : policy_.read_only) {
+    // Missing, or shown already by a system mount (binding again over a symlink there would
+    // mount onto its target).
+    if (!Exists(path) || std::any_of(system_roots.begin(), system_roots.end(),
+                                     [&](const std::string& v) { return IsUnder(path, v); }))
+      continue;
+    mounts.push_back({"--ro-bind", path, path});
+    visible.push_back(path);
+  }
+  for (const std::string& hidden : policy_.hidden) {
+    if (!Exists(hidden)) continue;
+    const bool shown = std::any_of(visible.begin(), visible.end(),
+                                   [&](const std::string& v) { return IsUnder(hidden, v); });
+    if (!shown) continue;  // bwrap starts from an empty root: nothing to cover
+    if (fs::is_directory(hidden)) {
+      mounts.push_back({"--tmpfs", "", hidden});
+    } else {
+      mounts.push_back({"--ro-bind", "/dev/null", hidden});
+    }
+  }
+  // A file that labgrade names on the command line inside a hidden folder (the reference
+  // solution of the speed check) is the kit's own: show its folder to this command only.
+  for (const std::string& arg : command.argv) {
+    if (arg.empty() || arg[0] != '/' || !Exists(arg)) continue;
+    const std::string path = Normal(arg);
+    for (const std::string& hidden : policy_.hidden) {
+      if (!IsUnder(path, hidden) || path == hidden) continue;
+      const std::string dir = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
+      mounts.push_back({"--ro-bind", dir, dir});
+    }
+  }
+  // Parents before children, so that a hidden folder's tmpfs lies under the submission's own bind
+  // when the submission sits inside it, and a read-only folder inside the scratch stays read-only.
+  std::stable_sort(mounts.begin(), mounts.end(), [](const Mount& a, const Mount& b) {
+    return std::count(a.target.begin(), a.target.end(), '/') <
+           std::count(b.target.begin(), b.target.end(), '/');
+  });
+  AddMountArgs(argv, mounts);
+  for (const std::string& device : policy_.devices)
+    argv.insert(argv.end(), {"--dev-bind-try", device, device});
+
+  argv.push_back("--clearenv");
+  for (const auto& [key, value] : env) argv.insert(argv.end(), {"--setenv", key, value});
+  const std::string cwd = !command.cwd.empty() ? Normal(command.cwd) : policy_.scratch_dir;
+  if (!cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
+  argv.push_back("--");
+  argv.insert(argv.end(), command.argv.begin(), command.argv.end());
+  wrapped.argv = std::move(argv);
+  return wrapped;
+}
+
+ProcessResult SandboxedProcessRunner::Run(const Command& command) {
+  if (command.argv.empty()) return inner_.Run(command);
+  if (!policy_.scratch_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(policy_.scratch_dir + "/tmp", ec);
+  }
+  Command wrapped = Wrap(command);
+  CommandCgroups cgroups(Cgroups(policy_.cgroup_parent), policy_);
+  wrapped.cgroup_procs = cgroups.ProcsFiles();
+  ProcessResult result = inner_.Run(wrapped);
+  // bwrap reports a command killed by signal N as exit status 128 + N.
+  if (bwrap_ok_ && result.started && !result.timed_out && result.signal == 0 &&
+      result.exit_code > 128 && result.exit_code < 128 + 65) {
+    result.signal = result.exit_code - 128;
+    result.exit_code = -1;
+  }
+  if (cgroups.OomKilled())
+    result.output += "\n[labgrade: the program used more than the memory limit of " +
+                     std::to_string(policy_.memory_bytes >> 20) +
+                     " MiB and was stopped by the kernel]\n";
+  return result;
+}
+
+}  // namespace labkit
