@@ -6,12 +6,16 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "matmul_harness.h"
+#include "query_harness.h"
 #include "raw_matrix_file.h"
+
+// Labs without query exercises do not define lab_queries(); a lab's own definition wins.
+__attribute__((weak)) std::vector<labkit::QueryExercise> labkit::lab_queries() { return {}; }
 
 namespace {
 
@@ -50,25 +54,80 @@ json outcome_json(const labkit::CaseOutcome& o) {
 }
 
 json device_json(const labkit::DeviceInfo& d) {
-  return {{"type", "device"},        {"backend", d.backend},
-          {"name", d.name},          {"cc", d.compute_capability},
-          {"driver", d.driver},      {"runtime", d.runtime},
-          {"sm_clock_mhz", d.sm_clock_mhz}, {"mem_clock_mhz", d.mem_clock_mhz},
-          {"multiprocessors", d.multiprocessors}, {"l2_bytes", d.l2_bytes}};
+  return {{"type", "device"},
+          {"backend", d.backend},
+          {"name", d.name},
+          {"cc", d.compute_capability},
+          {"driver", d.driver},
+          {"runtime", d.runtime},
+          {"sm_clock_mhz", d.sm_clock_mhz},
+          {"mem_clock_mhz", d.mem_clock_mhz},
+          {"multiprocessors", d.multiprocessors},
+          {"l2_bytes", d.l2_bytes}};
 }
 
-const labkit::MatmulExercise* find_exercise(const std::string& id) {
-  static const auto exercises = labkit::lab_exercises();
-  for (const auto& e : exercises)
+// The exercise field is "<id>" or "<id>?<name>=<value>&...": a matmul exercise run with those
+// parameters (lab.yaml `params`), every case of the request alike.
+struct ExerciseRef {
+  std::string id;
+  labkit::Params params;
+};
+
+ExerciseRef parse_exercise(const std::string& field) {
+  ExerciseRef ref{field.substr(0, field.find('?')), {}};
+  std::size_t at = field.find('?');
+  while (at != std::string::npos) {
+    const std::size_t end = field.find('&', at + 1);
+    const std::string item = field.substr(at + 1, end - at - 1);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("bad parameter '" + item + "'");
+    ref.params[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+    at = end;
+  }
+  return ref;
+}
+
+template <class Exercise>
+const Exercise* find_in(const std::vector<Exercise>& table, const std::string& id) {
+  for (const auto& e : table)
     if (id == e.id) return &e;
   return nullptr;
 }
 
+json query_case_json(const std::string& id, const labkit::QueryValues& v) {
+  json line = {{"type", "case"}, {"id", id}, {"status", v.error().empty() ? "ok" : "cuda_error"}};
+  if (!v.error().empty()) {
+    line["error"] = v.error();
+    line["detail"] = v.detail();
+  }
+  json values = json::object();
+  for (const auto& e : v.entries()) {
+    json hints = json::array();
+    for (const auto& h : e.hints) hints.push_back({{"value", h.value}, {"cause", h.cause}});
+    values[e.name] = {{"student", e.student}, {"expected", e.expected}, {"hints", hints}};
+  }
+  line["values"] = values;
+  return line;
+}
+
+// Query cases: {"id": "q0", "params": {"block_side": 16}} -> one line with the values.
+void run_query_cases(const json& request, const labkit::QueryExercise& ex, ResponseWriter& out) {
+  for (const auto& c : request.at("cases")) {
+    labkit::Params params;
+    if (c.contains("params"))
+      for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
+    labkit::QueryValues values(params);
+    ex.fn(params, values);
+    out.line(query_case_json(c.at("id"), values));
+  }
+}
+
 void run_cases(const json& request, const std::string& dir, const labkit::MatmulExercise& ex,
-               labkit::Layout layout, ResponseWriter& out) {
+               const labkit::Params& params, labkit::Layout layout, ResponseWriter& out) {
   for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
     labkit::MatmulCase mc;
+    mc.params = &params;
     mc.m = c.at("m");
     mc.n = c.at("n");
     mc.k = c.at("k");
@@ -87,8 +146,9 @@ void run_cases(const json& request, const std::string& dir, const labkit::Matmul
 }
 
 void run_timing(const json& t, const std::string& dir, const labkit::MatmulExercise& ex,
-                ResponseWriter& out) {
+                const labkit::Params& params, ResponseWriter& out) {
   labkit::TimingRequest req;
+  req.params = &params;
   req.m = t.at("m");
   req.n = t.at("n");
   req.k = t.at("k");
@@ -137,19 +197,25 @@ int main(int argc, char** argv) {
     const json request = json::parse(in);
     const std::string request_path = argv[1];
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
-    const std::string exercise_id = request.at("exercise");
-    const labkit::MatmulExercise* ex = find_exercise(exercise_id);
-    if (ex == nullptr) {
-      out.line({{"type", "error"}, {"detail", "unknown exercise '" + exercise_id + "'"}});
+    const ExerciseRef ref = parse_exercise(request.at("exercise"));
+    static const auto exercises = labkit::lab_exercises();
+    static const auto queries = labkit::lab_queries();
+    const labkit::MatmulExercise* ex = find_in(exercises, ref.id);
+    const labkit::QueryExercise* query = find_in(queries, ref.id);
+    if (ex == nullptr && query == nullptr) {
+      out.line({{"type", "error"}, {"detail", "unknown exercise '" + ref.id + "'"}});
       return 3;
     }
     out.line(device_json(labkit::query_device()));
-    const auto layout =
-        request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
-                                                      : labkit::Layout::kGuarded;
-    run_cases(request, dir, *ex, layout, out);
-    if (request.contains("timing") && !request["timing"].is_null())
-      run_timing(request["timing"], dir, *ex, out);
+    const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
+                                                                      : labkit::Layout::kGuarded;
+    if (query != nullptr) {
+      run_query_cases(request, *query, out);
+    } else {
+      run_cases(request, dir, *ex, ref.params, layout, out);
+      if (request.contains("timing") && !request["timing"].is_null())
+        run_timing(request["timing"], dir, *ex, ref.params, out);
+    }
     out.line({{"type", "done"}});
   } catch (const std::exception& e) {
     // Only the kit's own I/O and set-up end here; student failures are reported per case.

@@ -34,7 +34,8 @@ int attribute_or_zero(cudaDeviceAttr attr) {
 // Waits for everything the student started and turns the first error into an outcome.
 CaseOutcome finish_launch() {
   CaseOutcome outcome;
-  cudaError_t err = cudaGetLastError();  // launch errors (bad configuration, too much shared memory)
+  cudaError_t err =
+      cudaGetLastError();  // launch errors (bad configuration, too much shared memory)
   if (err == cudaSuccess) err = cudaDeviceSynchronize();  // errors while the kernel ran
   if (err != cudaSuccess) {
     outcome.status = "cuda_error";
@@ -47,14 +48,14 @@ CaseOutcome finish_launch() {
 void call_exercise(const MatmulExercise& ex, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C,
                    const MatmulCase& c) {
   if (!ex.host_side) {
-    ex.fn(A.data(), B.data(), C.data(), c.m, c.n, c.k);
+    call_matmul(ex, A.data(), B.data(), C.data(), c.m, c.n, c.k, c.params);
     return;
   }
   std::vector<float> host_C(C.size());
   std::vector<float> poisoned(C.size());
   std::memset(poisoned.data(), 0xFF, poisoned.size() * sizeof(float));
   host_C = poisoned;
-  ex.fn(c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k);
+  call_matmul(ex, c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k, c.params);
   C.upload(host_C);
 }
 
@@ -67,6 +68,16 @@ std::string check_inputs(const DeviceMatrix& A, const DeviceMatrix& B, const Mat
 }
 
 }  // namespace
+
+void call_matmul(const MatmulExercise& ex, const float* A, const float* B, float* C, int m, int n,
+                 int k, const Params* params) {
+  static const Params kNone;
+  if (ex.fn_params != nullptr) {
+    ex.fn_params(A, B, C, m, n, k, params != nullptr ? *params : kNone);
+  } else {
+    ex.fn(A, B, C, m, n, k);
+  }
+}
 
 DeviceInfo query_device() {
   DeviceInfo info;
@@ -176,7 +187,10 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
     L2Flusher flusher(info.l2_bytes);
 
     auto student = [&](std::size_t s) {
-      return [&, s] { ex.fn(buf.A[s]->data(), buf.B[s]->data(), buf.C[s]->data(), r.m, r.n, r.k); };
+      return [&, s] {
+        call_matmul(ex, buf.A[s]->data(), buf.B[s]->data(), buf.C[s]->data(), r.m, r.n, r.k,
+                    r.params);
+      };
     };
     auto baseline = [&](std::size_t s) {
       return [&, s] {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,17 @@ namespace labkit {
 // C = A * B with A m x n, B n x k, C m x k, row-major. Device pointers unless `host_side`.
 using MatmulFn = void (*)(const float* A, const float* B, float* C, int m, int n, int k);
 
+// Integer parameters of one run (lab.yaml `params`), e.g. {"block_side": 8}.
+using Params = std::map<std::string, long long>;
+// The same with the run's parameters, for exercises whose function takes more than the matrices.
+using MatmulParamsFn = void (*)(const float* A, const float* B, float* C, int m, int n, int k,
+                                const Params& params);
+
 struct MatmulExercise {
   const char* id;
   MatmulFn fn;
   bool host_side;  // a CPU function (lab 01's host version): takes host pointers
+  MatmulParamsFn fn_params = nullptr;  // used instead of `fn` when set
 };
 
 // Each lab's harness table (labs/<lab>/harness.cu) defines this.
@@ -49,12 +57,14 @@ struct CaseOutcome {
 
 struct MatmulCase {
   int m = 0, n = 0, k = 0;
+  const Params* params = nullptr;  // the run's parameters; none when null
   const std::vector<float>* A = nullptr;
   const std::vector<float>* B = nullptr;
 };
 
 struct TimingRequest {
   int m = 0, n = 0, k = 0;
+  const Params* params = nullptr;
   std::vector<const std::vector<float>*> A_sets;
   std::vector<const std::vector<float>*> B_sets;
   int min_reps = 10;
@@ -69,6 +79,10 @@ struct TimingOutcome {
   std::vector<double> baseline_ms;
   std::vector<std::vector<float>> outputs;  // the student's last C for each input set
 };
+
+// Calls the exercise's function (with `params` when it takes them; none: an empty set).
+void call_matmul(const MatmulExercise& exercise, const float* A, const float* B, float* C, int m,
+                 int n, int k, const Params* params);
 
 DeviceInfo query_device();
 CaseOutcome run_matmul_case(const MatmulExercise& exercise, Layout layout, const MatmulCase& c,

@@ -2,14 +2,26 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
+#include "query_grader.h"
 #include "tolerance.h"
 
 namespace labkit {
+
+ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message) {
+  ExerciseVerdict v;
+  v.id = ex.id;
+  v.status = std::move(status);
+  v.message = std::move(message);
+  return v;
+}
+
 namespace {
 
 std::string ShapeText(const Shape& s) {
@@ -18,16 +30,9 @@ std::string ShapeText(const Shape& s) {
 
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
-  if (d != std::string::npos) return "dataset " + c.id.substr(d + 9) + " (" + ShapeText(c.shape) + ")";
+  if (d != std::string::npos)
+    return "dataset " + c.id.substr(d + 9) + " (" + ShapeText(c.shape) + ")";
   return "case " + ShapeText(c.shape) + " (m x n x k)";
-}
-
-ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message) {
-  ExerciseVerdict v;
-  v.id = ex.id;
-  v.status = std::move(status);
-  v.message = std::move(message);
-  return v;
 }
 
 // A launch configuration no GPU accepts, said plainly. CUDA itself reports these differently by
@@ -45,7 +50,8 @@ std::string BadLaunchConfiguration(const CaseRun& r) {
              std::to_string(threads) + " threads; a block holds at most 1024 threads.";
     if (threads == 0 || l.grid[0] * l.grid[1] * l.grid[2] == 0)
       return kernel + " was launched with a grid of " + dims(l.grid) + " blocks of " +
-             dims(l.block) + " threads: no dimension may be 0 (does the grid size round down to 0 "
+             dims(l.block) +
+             " threads: no dimension may be 0 (does the grid size round down to 0 "
              "for small matrices? use (k - 1) / TILE + 1).";
   }
   return "";
@@ -138,8 +144,8 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     options.emu_order = order;
     options.emu_kernels_json = env.kernels_json;
     options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-    const HarnessRun run = RunHarness(env.runner, executable, dir + "/order_" +
-                                      order.substr(0, order.find(':')), options, cases);
+    const HarnessRun run = RunHarness(
+        env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
     bool values_wrong = false;
     const std::string failure = FirstFailure(env, run, cases, env.spec.tolerance.model,
                                              Flavour::kDefault, executable, status, values_wrong);
@@ -198,9 +204,68 @@ std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, std::vector<Matr
   return "";
 }
 
+// The kernels of the student's files that read __constant__ memory, from `nvcc -ptx`.
+const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
+  if (!env.constant_readers && env.constant_readers_error.empty()) {
+    if (env.manifest.nvcc.empty()) env.constant_readers_error = "nvcc is not installed here";
+    if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
+    std::string ptx;
+    for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
+         ++i) {
+      const std::string arch = env.manifest.cuda_architectures.substr(0, 2);
+      const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
+      Command cmd;
+      cmd.argv = {env.manifest.nvcc,
+                  "-ptx",
+                  "-std=c++17",
+                  "-O3",
+                  "-arch=compute_" + (arch.size() == 2 ? arch : std::string("90")),
+                  "-I" + env.manifest.LabDir(env.spec.id),
+                  env.src_dir + "/" + env.spec.student_files[i],
+                  "-o",
+                  out};
+      cmd.timeout_seconds =
+          env.spec.limits.compile_seconds > 0 ? env.spec.limits.compile_seconds : 120;
+      const ProcessResult r = env.runner.Run(cmd);
+      if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
+      std::ifstream in(out);
+      ptx += std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    if (env.constant_readers_error.empty())
+      env.constant_readers = KernelsReadingConstantMemory(ptx);
+  }
+  why_not = env.constant_readers_error;
+  return env.constant_readers ? &*env.constant_readers : nullptr;
+}
+
+// Checks on how the kernels were launched (the harness's launch records), or "".
+std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
+  const Technique& t = *ex.technique;
+  for (const CaseRun& c : run.cases)
+    for (const LaunchInfo& l : c.launches) {
+      const std::string kernel = FunctionName(l.kernel);
+      const long long threads = l.block[0] * l.block[1] * l.block[2];
+      if (t.single_block && *t.single_block && l.grid[0] * l.grid[1] * l.grid[2] != 1)
+        return kernel + " was launched with a grid of " + std::to_string(l.grid[0]) + " x " +
+               std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
+               " blocks; this exercise uses exactly one block (dim3 grid(1, 1)) of Width x Width "
+               "threads";
+      if (t.dynamic_shared_bytes_per_thread &&
+          l.dynamic_shared_bytes != *t.dynamic_shared_bytes_per_thread * threads)
+        return kernel + " was launched with blocks of " + std::to_string(threads) +
+               " threads and " + std::to_string(l.dynamic_shared_bytes) +
+               " bytes of dynamic shared memory; its tiles need exactly " +
+               std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
+               std::to_string(*t.dynamic_shared_bytes_per_thread) +
+               " bytes per thread: one float of each tile). Pass the size your requiredSM-style "
+               "function computes as the third launch parameter, <<<grid, block, bytes>>>";
+    }
+  return "";
+}
+
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.
-std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                              std::vector<std::string>& notes) {
   if (ex.kernel.empty()) return "";  // a host-side exercise
   std::vector<std::string> launched;
@@ -209,9 +274,25 @@ std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const Harn
       if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
         launched.push_back(l.kernel);
   if (launched.empty())
-    return ex.function + " launched no kernel: the product must be computed on the GPU by a kernel "
-           "launched from " + ex.function + " (" + ex.kernel + " in the starter).";
+    return ex.function +
+           " launched no kernel: the product must be computed on the GPU by a kernel "
+           "launched from " +
+           ex.function + " (" + ex.kernel + " in the starter).";
   if (!ex.technique) return "";
+  const std::string launch = LaunchFailure(ex, run);
+  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch + ".";
+  if (ex.technique->reads_constant && *ex.technique->reads_constant) {
+    std::string why_not;
+    const std::set<std::string>* readers = ConstantReaders(env, why_not);
+    if (readers == nullptr) {
+      notes.push_back("constant memory use not checked: " + why_not);
+    } else if (std::none_of(launched.begin(), launched.end(),
+                            [&](const std::string& k) { return readers->count(k) > 0; })) {
+      return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
+             " reads no __constant__ variable. Keep the block side in a `__constant__ int`, set "
+             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel.";
+    }
+  }
   if (!env.resources) {
     notes.push_back("technique not checked: " + env.resources_error);
     return "";
@@ -233,11 +314,16 @@ std::string TechniqueFailure(const GradeEnv& env, const Exercise& ex, const Harn
 std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   std::vector<MatrixCase> cases;
   const ShapeList* list = env.spec.FindShapes(ex.shapes);
-  bool multiples_only = true;
+  // A dataset runs only where the exercise's own shapes admit it: when they are all multiples of
+  // TILE, or all squares (lab 01's one-block kernel), the dataset must be one too.
+  bool multiples_only = true, squares_only = true;
+  int64_t largest_square = 0;
   int index = 0;
   for (const Shape& s : list->shapes) {
     const int64_t t = env.spec.tile;
     multiples_only = multiples_only && t > 0 && s.m % t == 0 && s.n % t == 0 && s.k % t == 0;
+    squares_only = squares_only && s.m == s.n && s.n == s.k;
+    largest_square = std::max(largest_square, s.m);
     MatrixCase c;
     c.id = ex.id + "_" + std::to_string(index++);
     c.shape = s;
@@ -248,8 +334,9 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   }
   for (const Dataset& d : env.datasets) {
     const int64_t t = env.spec.tile;
-    const bool fits = !multiples_only ||
-                      (d.shape.m % t == 0 && d.shape.n % t == 0 && d.shape.k % t == 0);
+    const Shape& s = d.shape;
+    const bool fits = (!multiples_only || (s.m % t == 0 && s.n % t == 0 && s.k % t == 0)) &&
+                      (!squares_only || (s.m == s.n && s.n == s.k && s.m <= largest_square));
     if (!fits) continue;
     cases.push_back({ex.id + "_dataset_" + d.name, d.shape, d.A, d.B});
   }
@@ -273,45 +360,77 @@ std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
 
 }  // namespace
 
-ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
+namespace {
+
+// One run of a matmul exercise over all its cases: `ex` names the cases and the verdict, `run` is
+// what the harness is asked to run (the same exercise, with parameters in its id when it has any).
+ExerciseVerdict GradeMatmulRun(GradeEnv& env, const Exercise& ex, const Exercise& run,
+                               const std::string& dir) {
   const std::vector<MatrixCase> cases = CasesFor(env, ex);
-  const std::string dir = env.work_dir + "/" + ex.id;
   HarnessRun forward;
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
     const BuildOutcome& build = env.builds.at(flavour);
     if (!build.ok) return Verdict(ex, "compile_error", build.message);
     HarnessOptions options;
-    options.exercise = ex.id;
+    options.exercise = run.id;
     options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
     options.emu_kernels_json = env.kernels_json;
     options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-    HarnessRun run = RunHarness(env.runner, build.executable,
-                                dir + "/" + ToString(flavour), options, cases);
-    const ToleranceModel model = flavour == Flavour::kDefault ? env.spec.tolerance.model
-                                                              : NofmaModel(env.spec, ex);
+    HarnessRun harness_run =
+        RunHarness(env.runner, build.executable, dir + "/" + ToString(flavour), options, cases);
+    const ToleranceModel model =
+        flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, ex);
     std::string status;
     bool values_wrong = false;
-    const std::string failure =
-        FirstFailure(env, run, cases, model, flavour, build.executable, status, values_wrong);
+    const std::string failure = FirstFailure(env, harness_run, cases, model, flavour,
+                                             build.executable, status, values_wrong);
     if (!failure.empty()) {
       const std::string race =
-          values_wrong ? RaceBehindWrongValues(env, ex, cases, run, build.executable, dir) : "";
+          values_wrong ? RaceBehindWrongValues(env, run, cases, harness_run, build.executable, dir)
+                       : "";
       if (!race.empty()) return Verdict(ex, "failed", race + "\n\nWhat came out:\n" + failure);
       return Verdict(ex, status, failure);
     }
-    if (flavour == Flavour::kDefault) forward = std::move(run);
+    if (flavour == Flavour::kDefault) forward = std::move(harness_run);
   }
 
   std::string status;
   const std::string& exe = env.builds.at(Flavour::kDefault).executable;
   const std::string checker = env.backend == Backend::kCpu
-                                  ? OrderFailure(env, ex, cases, forward, exe, dir, status)
-                                  : SanitizerFailure(env, ex, cases, exe, dir, status);
+                                  ? OrderFailure(env, run, cases, forward, exe, dir, status)
+                                  : SanitizerFailure(env, run, cases, exe, dir, status);
   if (!checker.empty()) return Verdict(ex, status, checker);
 
   ExerciseVerdict verdict = Verdict(ex, "passed", "");
   const std::string technique = TechniqueFailure(env, ex, forward, verdict.notes);
   if (!technique.empty()) return Verdict(ex, "technique", technique);
+  return verdict;
+}
+
+}  // namespace
+
+std::string HarnessExerciseId(const std::string& id, const ParamSet& params) {
+  std::string text = id;
+  for (const auto& [name, value] : params)
+    text += (text.size() == id.size() ? "?" : "&") + name + "=" + std::to_string(value);
+  return text;
+}
+
+ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
+  if (ex.kind == ExerciseKind::kQuery) return GradeQueryExercise(env, ex);
+  const std::string dir = env.work_dir + "/" + ex.id;
+  if (ex.params.empty()) return GradeMatmulRun(env, ex, ex, dir);
+  // Every parameter set runs every case; the first set that fails decides, and says which it was.
+  ExerciseVerdict verdict;
+  for (std::size_t i = 0; i < ex.params.size(); ++i) {
+    Exercise run = ex;
+    run.id = HarnessExerciseId(ex.id, ex.params[i]);
+    verdict = GradeMatmulRun(env, ex, run, dir + "/p" + std::to_string(i));
+    if (!verdict.passed()) {
+      verdict.message = "with " + ParamText(ex.params[i]) + ": " + verdict.message;
+      return verdict;
+    }
+  }
   return verdict;
 }
 

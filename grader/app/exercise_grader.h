@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct GradeEnv {
   std::string resources_error;             // why `resources` is missing
   std::vector<Dataset> datasets;
   class ReferenceTimingCache* reference_cache = nullptr;  // shared across a batch; may be null
+  // The submission's folder. Only needed for `technique.reads_constant` (its PTX is read); when
+  // empty that check is skipped with a note.
+  std::string src_dir;
+  // Kernels whose PTX reads a __constant__ variable, read once on first need.
+  std::optional<std::set<std::string>> constant_readers;
+  std::string constant_readers_error;
 };
 
 struct ExerciseVerdict {
@@ -44,7 +51,14 @@ struct ExerciseVerdict {
   bool passed() const { return status == "passed"; }
 };
 
+ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message);
+
+// Grades a matmul exercise (once per parameter set, when it has any) or a query exercise.
 ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& exercise);
+
+// What the harness request names as the exercise: "dynamic", or "dynamic?block_side=8&x=1" when it
+// runs with parameters (common/harness/harness_main.cpp reads them back).
+std::string HarnessExerciseId(const std::string& id, const ParamSet& params);
 
 // The random and fixed cases an exercise is graded on (exposed for tests).
 std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& exercise);

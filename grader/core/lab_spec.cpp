@@ -42,7 +42,8 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
   MapView m(c, n, path,
             {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
-             "max_local_bytes"});
+             "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block",
+             "reads_constant"});
   if (!m.valid()) return std::nullopt;
   Technique t;
   m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);
@@ -50,6 +51,9 @@ std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const st
   m.Optional("max_local_bytes", IntAtLeast(0), t.max_local_bytes);
   m.Optional("max_registers", IntAtLeast(1), t.max_registers);
   m.Optional("uses_barrier", ReadBool, t.uses_barrier);
+  m.Optional("dynamic_shared_bytes_per_thread", IntAtLeast(0), t.dynamic_shared_bytes_per_thread);
+  m.Optional("single_block", ReadBool, t.single_block);
+  m.Optional("reads_constant", ReadBool, t.reads_constant);
   if (t.min_static_shared_bytes && t.max_static_shared_bytes &&
       *t.min_static_shared_bytes > *t.max_static_shared_bytes)
     c.Fail(*m.Get("max_static_shared_bytes"), m.Path("max_static_shared_bytes"),
@@ -81,23 +85,82 @@ std::vector<ShapeList> ReadShapeLists(Checker& c, const YAML::Node& n) {
   return lists;
 }
 
+std::optional<ExerciseKind> ReadKind(Checker& c, const YAML::Node& n, const std::string& path) {
+  std::optional<std::string> s = ReadString(c, n, path);
+  if (!s) return std::nullopt;
+  if (*s == "matmul") return ExerciseKind::kMatmul;
+  if (*s == "query") return ExerciseKind::kQuery;
+  c.Fail(n, path, "expected matmul or query, got \"" + *s + "\"");
+  return std::nullopt;
+}
+
+// {name: non-negative integer, ...}; the names are C identifiers (the harness looks them up).
+std::optional<ParamSet> ReadParamSet(Checker& c, const YAML::Node& n, const std::string& path) {
+  MapView m(c, n, path, {}, /*free_keys=*/true);
+  if (!m.valid()) return std::nullopt;
+  ParamSet set;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!IsIdentifier(m.key(i), false)) {
+      c.Fail(m.key_node(i), m.Path(m.key(i)), "a parameter's name must be a C identifier");
+      continue;
+    }
+    if (auto v = ReadInt(c, m.value(i), m.Path(m.key(i)), 0)) set[m.key(i)] = *v;
+  }
+  return set;
+}
+
+// {name: relative tolerance, ...}, at least one.
+std::optional<std::vector<QueryValueSpec>> ReadValueSpecs(Checker& c, const YAML::Node& n,
+                                                          const std::string& path) {
+  MapView m(c, n, path, {}, /*free_keys=*/true);
+  if (!m.valid()) return std::nullopt;
+  if (m.size() == 0) c.Fail(n, path, "name at least one value to compare");
+  std::vector<QueryValueSpec> specs;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!IsIdentifier(m.key(i), false)) {
+      c.Fail(m.key_node(i), m.Path(m.key(i)), "a value's name must be a C identifier");
+      continue;
+    }
+    if (auto t = ReadNumber(c, m.value(i), m.Path(m.key(i)), 0, /*exclusive=*/false))
+      specs.push_back({m.key(i), *t});
+  }
+  return specs;
+}
+
+// Keys that mean something for one kind only: present with the other kind is an error.
+void RejectKeys(const MapView& m, Checker& c, std::initializer_list<const char*> keys,
+                const char* why) {
+  for (const char* key : keys)
+    if (auto v = m.Get(key)) c.Fail(*v, m.Path(key), why);
+}
+
 std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std::string& path,
                                      const std::vector<ShapeList>& shapes,
                                      const std::set<std::string>& shape_names_seen) {
   MapView m(c, n, path,
-            {"id", "title", "function", "kernel", "given", "points", "shapes", "exact_without_fma",
-             "technique"});
+            {"id", "title", "kind", "function", "kernel", "given", "points", "shapes",
+             "exact_without_fma", "technique", "params", "values"});
   if (!m.valid()) return std::nullopt;
   Exercise e;
   e.line = LineOf(n);
   m.Required("id", ReadName, e.id);
+  m.Optional("kind", ReadKind, e.kind);
   m.Required("title", ReadString, e.title);
   m.Required("function", ReadCIdentifier, e.function);
-  m.Required("kernel", ReadCIdentifier, e.kernel);
+  m.Optional("kernel", ReadCIdentifier, e.kernel);
   m.Required("points", IntAtLeast(0), e.points);
   m.Optional("given", ReadBool, e.given);
+  if (e.kind == ExerciseKind::kQuery) {
+    RejectKeys(m, c, {"shapes", "exact_without_fma", "technique"},
+               "only for kind: matmul (a query exercise multiplies no matrices)");
+    m.Required("params", ListOf(ReadParamSet, "parameter mappings", true), e.params);
+    m.Required("values", ReadValueSpecs, e.values);
+    return e;
+  }
+  RejectKeys(m, c, {"values"}, "only for kind: query");
   m.Optional("exact_without_fma", ReadBool, e.exact_without_fma);
   m.Optional("technique", ReadTechnique, e.technique);
+  m.Optional("params", ListOf(ReadParamSet, "parameter mappings", true), e.params);
   m.Required("shapes", ReadString, e.shapes);
   const bool defined = std::any_of(shapes.begin(), shapes.end(),
                                    [&](const ShapeList& l) { return l.name == e.shapes; });
@@ -123,6 +186,9 @@ std::optional<Speed> ReadSpeed(Checker& c, const YAML::Node& n, const std::vecto
     else if (it != exs.end() && it->given)
       c.Fail(*m.Get("exercise"), m.Path("exercise"),
              "\"" + s.exercise + "\" is given (the baseline): time an exercise the student writes");
+    else if (it != exs.end() && it->kind == ExerciseKind::kQuery)
+      c.Fail(*m.Get("exercise"), m.Path("exercise"),
+             "\"" + s.exercise + "\" is a query exercise: time one that multiplies matrices");
   }
   m.Required("points", IntAtLeast(0), s.points);
   m.Required("size", ReadShape, s.size);
@@ -239,6 +305,13 @@ ToleranceModel NofmaModel(const LabSpec& spec, const Exercise& exercise) {
   return spec.tolerance.nofma == ToleranceModel::kExact && exercise.exact_without_fma
              ? ToleranceModel::kExact
              : ToleranceModel::kForwardError;
+}
+
+std::string ParamText(const ParamSet& params) {
+  std::string text;
+  for (const auto& [name, value] : params)
+    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return text;
 }
 
 const char* ToString(ToleranceModel model) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,16 +31,40 @@ struct Technique {
   std::optional<bool> uses_barrier;
   std::optional<int64_t> max_registers;
   std::optional<int64_t> max_local_bytes;
+  // Checked on the launches the harness recorded: every launch of the kernel passes exactly this
+  // many bytes of dynamic shared memory per thread of its block.
+  std::optional<int64_t> dynamic_shared_bytes_per_thread;
+  // Every launch of the kernel is a grid of exactly one block.
+  std::optional<bool> single_block;
+  // The kernel reads a __constant__ variable (an ld.const in its PTX).
+  std::optional<bool> reads_constant;
+};
+
+// What the harness does with an exercise: multiply matrices (`matmul`) or ask the student's code
+// for numbers and compare them with the kit's own (`query`).
+enum class ExerciseKind { kMatmul, kQuery };
+
+// One set of integer parameters for an exercise, e.g. {block_side: 16}.
+using ParamSet = std::map<std::string, int64_t>;
+
+// A number a query exercise compares; relative_tolerance 0 means equal exactly.
+struct QueryValueSpec {
+  std::string name;
+  double relative_tolerance = 0;
 };
 
 struct Exercise {
   std::string id;
+  ExerciseKind kind = ExerciseKind::kMatmul;
   std::string title;
   std::string function;  // host function in the interface header
-  std::string kernel;    // kernel name (unmangled), for the resource report
+  std::string kernel;    // kernel name (unmangled), for the resource report; empty: none
   bool given = false;    // complete in the starter: not graded, the baseline for speed
   int64_t points = 0;
-  std::string shapes;  // name of an entry of LabSpec::shapes
+  std::string shapes;  // name of an entry of LabSpec::shapes (matmul exercises)
+  // matmul: every case runs once per set (none: once, without parameters); query: the cases.
+  std::vector<ParamSet> params;
+  std::vector<QueryValueSpec> values;  // query exercises: the numbers compared, in file order
   bool exact_without_fma = false;
   std::optional<Technique> technique;
   int line = 0;  // 1-based line in lab.yaml, for later messages
@@ -115,5 +140,8 @@ Result<LabSpec> LoadLabSpec(const std::string& lab_dir);
 ToleranceModel NofmaModel(const LabSpec& spec, const Exercise& exercise);
 
 const char* ToString(ToleranceModel model);
+
+// "block_side=16, dynamic_smem=8192" (keys in order); "" for an empty set.
+std::string ParamText(const ParamSet& params);
 
 }  // namespace labkit

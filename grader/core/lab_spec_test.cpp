@@ -129,8 +129,8 @@ TEST(LabSpec, DuplicateKeyIsAnError) {
 }
 
 TEST(LabSpec, MissingKeyNamesTheMapping) {
-  EXPECT_EQ(ErrorOf(Edit("    kernel: matmul_tiled_kernel\n", "")),
-            "lab.yaml:17: exercises[1]: missing key \"kernel\"");
+  EXPECT_EQ(ErrorOf(Edit("    function: matmul_tiled\n", "")),
+            "lab.yaml:17: exercises[1]: missing key \"function\"");
   EXPECT_EQ(ErrorOf(Edit("tile: 16\n", "")), "lab.yaml:1: tile: missing key \"tile\"");
 }
 
@@ -201,6 +201,82 @@ TEST(LabSpec, ListsAreChecked) {
             "lab.yaml:37: datasets: expected a list of dataset names, got \"example\"");
   EXPECT_EQ(ErrorOf(std::string(kLab) + "datasets: [ok, \"not ok\"]\n"),
             "lab.yaml:37: datasets[1]: \"not ok\" may hold only letters, digits, '_' and '-'");
+}
+
+// kLab with a query exercise appended to `exercises` (line 25, after the tiled exercise).
+std::string WithQuery(const std::string& body) {
+  return Edit("shapes:\n  any:", "  - id: occ\n    kind: query\n" + body + "shapes:\n  any:");
+}
+
+const char* const kQuery = R"(    title: Occupancy
+    function: active_blocks
+    points: 10
+    params:
+      - {block_side: 16, dynamic_smem: 0}
+      - {}
+    values: {active_blocks: 0, occupancy: 1.0e-6}
+)";
+
+TEST(LabSpec, ParsesQueryExercise) {
+  Result<LabSpec> r = ParseLabSpec(WithQuery(kQuery));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const Exercise& q = r->exercises[2];
+  EXPECT_EQ(q.kind, ExerciseKind::kQuery);
+  EXPECT_EQ(r->exercises[1].kind, ExerciseKind::kMatmul);
+  EXPECT_TRUE(q.kernel.empty());
+  ASSERT_EQ(q.params.size(), 2u);
+  EXPECT_EQ(q.params[0], (ParamSet{{"block_side", 16}, {"dynamic_smem", 0}}));
+  EXPECT_TRUE(q.params[1].empty());
+  EXPECT_EQ(ParamText(q.params[0]), "block_side=16, dynamic_smem=0");
+  ASSERT_EQ(q.values.size(), 2u);
+  EXPECT_EQ(q.values[0].name, "active_blocks");
+  EXPECT_EQ(q.values[0].relative_tolerance, 0);
+  EXPECT_DOUBLE_EQ(q.values[1].relative_tolerance, 1e-6);
+  EXPECT_EQ(r->MaxPoints(), 60);
+}
+
+TEST(LabSpec, QueryExerciseKeysAreChecked) {
+  std::string q = kQuery;
+  EXPECT_EQ(ErrorOf(WithQuery(q + "    shapes: any\n")),
+            "lab.yaml:34: exercises[2].shapes: only for kind: matmul (a query exercise multiplies "
+            "no matrices)");
+  EXPECT_EQ(ErrorOf(WithQuery(q.substr(0, q.find("    values")))),
+            "lab.yaml:25: exercises[2]: missing key \"values\"");
+  EXPECT_EQ(ErrorOf(WithQuery(q.replace(q.find("1.0e-6"), 6, "-1"))),
+            "lab.yaml:33: exercises[2].values.occupancy: expected a number >= 0, got -1");
+  q = kQuery;
+  EXPECT_EQ(ErrorOf(WithQuery(q.replace(q.find("block_side: 16"), 14, "block_side: big"))),
+            "lab.yaml:31: exercises[2].params[0].block_side: expected a non-negative integer, got "
+            "\"big\"");
+  EXPECT_EQ(ErrorOf(Edit("    given: true\n", "    given: true\n    kind: kernel\n")),
+            "lab.yaml:15: exercises[0].kind: expected matmul or query, got \"kernel\"");
+  EXPECT_EQ(ErrorOf(Edit("    exact_without_fma: true\n",
+                         "    exact_without_fma: true\n    values: {x: 0}\n")),
+            "lab.yaml:24: exercises[1].values: only for kind: query");
+}
+
+TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
+  Result<LabSpec> r = ParseLabSpec(Edit(
+      "technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
+      "technique: {max_static_shared_bytes: 0, dynamic_shared_bytes_per_thread: 8, "
+      "single_block: false, reads_constant: true}\n    params: [{block_side: 4}, {block_side: 32}]"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const Exercise& e = r->exercises[1];
+  ASSERT_EQ(e.params.size(), 2u);
+  EXPECT_EQ(e.params[1].at("block_side"), 32);
+  EXPECT_EQ(e.technique->dynamic_shared_bytes_per_thread, 8);
+  EXPECT_EQ(e.technique->single_block, false);
+  EXPECT_EQ(e.technique->reads_constant, true);
+  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
+            "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
+}
+
+TEST(LabSpec, SpeedExerciseIsNotAQuery) {
+  std::string yaml = WithQuery(kQuery);
+  yaml.replace(yaml.find("exercise: tiled"), 15, "exercise: occ");
+  EXPECT_EQ(ErrorOf(yaml),
+            "lab.yaml:39: speed.exercise: \"occ\" is a query exercise: time one that multiplies "
+            "matrices");
 }
 
 TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {

@@ -113,6 +113,24 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text) {
   return report;
 }
 
+std::set<std::string> KernelsReadingConstantMemory(const std::string& ptx) {
+  static const std::regex kEntry(R"(\.entry\s+([A-Za-z_$][\w$]*))");
+  std::set<std::string> readers;
+  std::istringstream in(ptx);
+  std::string line, current;  // the entry whose body the line is in; empty outside entries
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, kEntry)) {
+      current = m[1].str();
+    } else if (!line.empty() && line[0] == '}') {
+      current.clear();  // the closing brace of a function body is the only one in column 0
+    } else if (!current.empty() && line.find("ld.const") != std::string::npos) {
+      readers.insert(current);
+    }
+  }
+  return readers;
+}
+
 int64_t MaxThreadsPerBlock(int64_t registers) {
   if (registers <= 0) return 1024;
   const int64_t per_warp = (registers * 32 + 255) / 256 * 256;
@@ -194,6 +212,11 @@ std::string CheckTechnique(const ResourceReport& report, const std::string& kern
              " bytes of __shared__ memory; this exercise needs at least " +
              std::to_string(*t.min_static_shared_bytes) +
              " (the tiles of A and B, as __shared__ arrays of fixed size)";
+    if (t.max_static_shared_bytes && *t.max_static_shared_bytes == 0 && k->static_shared_bytes > 0)
+      return who + " declares " + std::to_string(k->static_shared_bytes) +
+             " bytes of fixed-size __shared__ arrays; this exercise sizes its shared memory at "
+             "launch instead: one `extern __shared__ float s[];` buffer, split into the tiles, "
+             "and no __shared__ array of fixed size";
     if (t.max_static_shared_bytes && k->static_shared_bytes > *t.max_static_shared_bytes)
       return who + " declares " + std::to_string(k->static_shared_bytes) +
              " bytes of __shared__ memory; this exercise allows at most " +

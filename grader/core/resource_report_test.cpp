@@ -168,6 +168,30 @@ TEST(ResourceReport, ReadsConstantMemory) {
   EXPECT_EQ(r->kernels[4].arch, "sm_80");
 }
 
+TEST(ResourceReport, FindsKernelsReadingConstantMemory) {
+  const char* const ptx = R"(.const .align 4 .b32 c_block_side;
+// .globl	_Z6readerPf
+.visible .entry _Z6readerPf(
+	.param .u64 _Z6readerPf_param_0
+)
+{
+	ld.param.u64 	%rd1, [_Z6readerPf_param_0];
+	ld.const.u32 	%r1, [c_block_side];
+	ret;
+}
+// .globl	_Z5plainPf
+.visible .entry _Z5plainPf(
+	.param .u64 _Z5plainPf_param_0
+)
+{
+	ld.param.u64 	%rd1, [_Z5plainPf_param_0];
+	ret;
+}
+)";
+  EXPECT_EQ(KernelsReadingConstantMemory(ptx), std::set<std::string>{"_Z6readerPf"});
+  EXPECT_TRUE(KernelsReadingConstantMemory("").empty());
+}
+
 TEST(ResourceReport, ReadsSpills) {
   Result<ResourceReport> r = ParsePtxasReport(kSpill);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -248,6 +272,12 @@ TEST(ResourceReport, TechniqueFailures) {
   EXPECT_EQ(CheckTechnique(r, "tmpl_kernel", small),
             "void tmpl_kernel<64>(float*) declares 256 bytes of __shared__ memory; this exercise "
             "allows at most 128");
+  Technique dynamic_only;
+  dynamic_only.max_static_shared_bytes = 0;
+  EXPECT_EQ(CheckTechnique(r, "matmul_tiled_kernel", dynamic_only),
+            "matmul_tiled_kernel declares 2048 bytes of fixed-size __shared__ arrays; this exercise "
+            "sizes its shared memory at launch instead: one `extern __shared__ float s[];` buffer, "
+            "split into the tiles, and no __shared__ array of fixed size");
   Technique regs;
   regs.max_registers = 32;
   regs.max_local_bytes = 0;

@@ -1,0 +1,73 @@
+// Query exercises (lab.yaml `kind: query`): the student's function returns numbers (an occupancy,
+// a block size, a largest width) and kit code in the same harness works out the same numbers
+// through the CUDA runtime. The harness only reports both; labgrade compares them. The student's
+// numbers are never trusted for anything else.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "matmul_harness.h"
+
+namespace labkit {
+
+// What one query case found: per quantity the student's value, the kit's value, and known wrong
+// answers with their usual cause, so that a mismatch can be explained.
+class QueryValues {
+ public:
+  struct Hint {
+    double value;
+    std::string cause;
+  };
+  struct Entry {
+    std::string name;
+    double student = 0;
+    double expected = 0;
+    std::vector<Hint> hints;
+  };
+
+  explicit QueryValues(const Params& params) : params_(params) {}
+
+  // The case's parameter `name`; `fallback` when the lab gave none.
+  long long param(const std::string& name, long long fallback) const {
+    const auto it = params_.find(name);
+    return it == params_.end() ? fallback : it->second;
+  }
+  void compare(const std::string& name, double student, double expected) {
+    entries_.push_back({name, student, expected, {}});
+  }
+  // A wrong answer that `name` takes when the student made a known mistake (say, left out a limit).
+  // Ignored when it equals the expected value: then it is no mistake.
+  void hint(const std::string& name, double wrong, std::string cause) {
+    for (Entry& e : entries_)
+      if (e.name == name && wrong != e.expected) e.hints.push_back({wrong, std::move(cause)});
+  }
+  // The kit's own runtime call failed (an error of the student's making, such as a kernel that
+  // cannot be launched, or a sticky error): the case reports it instead of values.
+  void fail(std::string error, std::string detail) {
+    error_ = std::move(error);
+    detail_ = std::move(detail);
+  }
+
+  const std::vector<Entry>& entries() const { return entries_; }
+  const std::string& error() const { return error_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  const Params& params_;
+  std::vector<Entry> entries_;
+  std::string error_, detail_;
+};
+
+using QueryFn = void (*)(const Params& params, QueryValues& values);
+
+struct QueryExercise {
+  const char* id;
+  QueryFn fn;
+};
+
+// A lab's query exercises (labs/<lab>/harness.cu). Labs without any need not define it.
+std::vector<QueryExercise> lab_queries();
+
+}  // namespace labkit

@@ -1,0 +1,160 @@
+#include "query_grader.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "diagnostics_text.h"
+
+namespace labkit {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string NumberText(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+    return std::to_string(static_cast<long long>(value));
+  std::ostringstream text;
+  text.precision(6);
+  text << value;
+  return text.str();
+}
+
+namespace {
+
+// "active_blocks with block_side=16" or "width" (no parameters).
+std::string Quantity(const std::string& name, const ParamSet& params) {
+  return params.empty() ? name : name + " with " + ParamText(params);
+}
+
+// A JSON number, or NaN for anything else (the harness writes NaN as null).
+double NumberOf(const json& v, const char* key) {
+  return v.is_object() && v.contains(key) && v[key].is_number() ? v[key].get<double>() : NAN;
+}
+
+bool Matches(double student, double expected, double relative_tolerance) {
+  if (std::isnan(student) || std::isnan(expected)) return false;
+  if (relative_tolerance == 0) return student == expected;
+  return std::fabs(student - expected) <= relative_tolerance * std::fabs(expected);
+}
+
+}  // namespace
+
+std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params,
+                              const json& value) {
+  const std::string what = Quantity(spec.name, params);
+  if (!value.is_object())
+    return what + ": the harness reported no value (the lab's harness table does not fill it)";
+  const double expected = NumberOf(value, "expected");
+  const double student = NumberOf(value, "student");
+  if (Matches(student, expected, spec.relative_tolerance)) return "";
+  std::string message =
+      what + ": expected " + NumberText(expected) + ", got " + NumberText(student);
+  if (spec.relative_tolerance > 0)
+    message +=
+        " (a relative difference of up to " + NumberText(spec.relative_tolerance) + " is accepted)";
+  message += ".";
+  if (value.contains("hints") && value["hints"].is_array())
+    for (const json& h : value["hints"])
+      if (h.is_object() && Matches(student, NumberOf(h, "value"), 0))
+        return message + " Usual cause: " + h.value("cause", "") + ".";
+  return message;
+}
+
+namespace {
+
+struct QueryRun {
+  ProcessResult process;
+  bool done = false;
+  std::string harness_error;
+  std::vector<json> cases;  // by index; null when not reported
+  std::vector<json> emu_diagnostics;
+};
+
+std::vector<json> ReadJsonLines(const std::string& path) {
+  std::vector<json> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!parsed.is_discarded()) lines.push_back(std::move(parsed));  // a line cut by a crash
+  }
+  return lines;
+}
+
+QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& executable,
+                    const std::string& work_dir) {
+  const std::string dir = work_dir + "/";
+  fs::create_directories(dir);
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl"}) fs::remove(dir + stale);
+  json request = {{"exercise", ex.id}, {"cases", json::array()}};
+  for (std::size_t i = 0; i < ex.params.size(); ++i)
+    request["cases"].push_back({{"id", "q" + std::to_string(i)}, {"params", ex.params[i]}});
+  std::ofstream(dir + "request.json") << request.dump(1);
+
+  Command cmd;
+  cmd.argv = {executable, dir + "request.json", dir + "response.jsonl"};
+  cmd.cwd = dir;
+  cmd.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  if (env.spec.limits.output_bytes > 0)
+    cmd.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
+  if (!env.kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = env.kernels_json;
+  cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+
+  QueryRun run;
+  run.process = env.runner.Run(cmd);
+  run.cases.resize(ex.params.size());
+  for (const json& line : ReadJsonLines(dir + "response.jsonl")) {
+    const std::string type = line.value("type", "");
+    if (type == "done") run.done = true;
+    if (type == "error") run.harness_error = line.value("detail", "");
+    if (type != "case") continue;
+    const std::string id = line.value("id", "");
+    for (std::size_t i = 0; i < ex.params.size(); ++i)
+      if (id == "q" + std::to_string(i)) run.cases[i] = line;
+  }
+  run.emu_diagnostics = ReadJsonLines(dir + "emu_report.jsonl");
+  return run;
+}
+}  // namespace
+
+ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
+  if (!build.ok) return Verdict(ex, "compile_error", build.message);
+  const QueryRun run = RunQueries(env, ex, build.executable, env.work_dir + "/" + ex.id);
+  if (!run.harness_error.empty())
+    return Verdict(ex, "grader_error",
+                   "the grader's harness failed on its own: " + run.harness_error);
+  for (std::size_t i = 0; i < ex.params.size(); ++i) {
+    const json& line = run.cases[i];
+    const std::string params =
+        ex.params[i].empty() ? "" : " (with " + ParamText(ex.params[i]) + ")";
+    if (line.is_null()) {
+      if (!run.emu_diagnostics.empty())
+        return Verdict(
+            ex, "failed",
+            DescribeEmuDiagnostic(run.emu_diagnostics.front(), build.executable, &env.runner) +
+                " (while calling " + ex.function + params + ")");
+      return Verdict(ex, run.process.timed_out ? "timeout" : "crashed",
+                     "while calling " + ex.function + params + ", " + DescribeDeath(run.process));
+    }
+    if (line.value("status", "") != "ok")
+      return Verdict(
+          ex, "failed",
+          "CUDA error " + line.value("error", "") + params + ": " + line.value("detail", "") + ".");
+    const json values = line.value("values", json::object());
+    std::string failures;
+    for (const QueryValueSpec& spec : ex.values) {
+      const std::string failure = CompareQueryValue(
+          spec, ex.params[i], values.contains(spec.name) ? values[spec.name] : json());
+      if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
+    }
+    if (!failures.empty()) return Verdict(ex, "failed", failures);
+  }
+  if (!run.done)
+    return Verdict(ex, run.process.timed_out ? "timeout" : "crashed",
+                   "after the last case, " + DescribeDeath(run.process));
+  return Verdict(ex, "passed", "");
+}
+
+}  // namespace labkit
