@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "gradebook.h"
 #include "journal.h"
 #include "report.h"
+#include "sandbox.h"
 #include "speed_grader.h"
 #include "submissions.h"
 
@@ -96,7 +98,12 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
     request.seed = ctx.options.seed;
     request.work_dir = (work / "grade").string();
     request.reference_cache = &ctx.reference;
-    const GradeResult result = GradeSubmission(ctx.runner, ctx.manifest, ctx.spec, request);
+    // Each submission in its own sandbox: it sees its own files and its scratch folder only.
+    SandboxedProcessRunner sandboxed(
+        ctx.runner, GradingSandboxPolicy(ctx.manifest, ctx.spec.id, request.src_dir,
+                                         request.work_dir, {results.string()}));
+    sandboxed.WarnOnce(std::cerr);
+    const GradeResult result = GradeSubmission(sandboxed, ctx.manifest, ctx.spec, request);
 
     const std::string fault = GraderFault(result);
     if (fault.empty()) {

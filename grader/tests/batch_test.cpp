@@ -75,8 +75,10 @@ class FaultyRunner : public ProcessRunner {
  public:
   explicit FaultyRunner(std::string victim) : victim_(std::move(victim)) {}
   ProcessResult Run(const Command& command) override {
-    const bool harness = !command.argv.empty() &&
-                         fs::path(command.argv[0]).filename() == "harness";
+    // The harness may be wrapped (bwrap ... harness REQUEST RESPONSE): look at every word.
+    bool harness = false;
+    for (const std::string& word : command.argv)
+      harness = harness || fs::path(word).filename() == "harness";
     if (harness && command.cwd.find(victim_) != std::string::npos) {
       ProcessResult r;
       r.start_error = "simulated: the harness program vanished";
