@@ -2,6 +2,7 @@
 // inputs it names, writes the outputs and one JSON line per finished case. It never judges: the
 // student's code lives in this process, so anything it reports could be forged. See
 // docs/DESIGN.md, "Harness protocol".
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "matmul_harness.h"
+#include "occupancy_probe.h"
 #include "query_harness.h"
 #include "raw_matrix_file.h"
 
@@ -122,8 +124,23 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex, Respo
   }
 }
 
+// With "occupancy_probe": the occupancy API's answers for every kernel the cases launched.
+void probe_occupancy(const std::vector<labkit::LaunchRecord>& launched, ResponseWriter& out) {
+  std::vector<const void*> seen;
+  for (const labkit::LaunchRecord& l : launched) {
+    if (l.function == nullptr || std::find(seen.begin(), seen.end(), l.function) != seen.end())
+      continue;
+    seen.push_back(l.function);
+    json table = json::array();
+    for (const labkit::OccupancyRow& r : labkit::ProbeOccupancy(l.function))
+      table.push_back({r.block_size, r.dynamic_shared_bytes, r.blocks_per_sm});
+    out.line({{"type", "occupancy"}, {"kernel", l.kernel}, {"table", table}});
+  }
+}
+
 void run_cases(const json& request, const std::string& dir, const labkit::MatmulExercise& ex,
                const labkit::Params& params, labkit::Layout layout, ResponseWriter& out) {
+  std::vector<labkit::LaunchRecord> launched;
   for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
     labkit::MatmulCase mc;
@@ -142,7 +159,9 @@ void run_cases(const json& request, const std::string& dir, const labkit::Matmul
     line["type"] = "case";
     line["id"] = id;
     out.line(line);
+    launched.insert(launched.end(), outcome.launches.begin(), outcome.launches.end());
   }
+  if (request.value("occupancy_probe", false)) probe_occupancy(launched, out);
 }
 
 void run_timing(const json& t, const std::string& dir, const labkit::MatmulExercise& ex,

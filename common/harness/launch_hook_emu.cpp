@@ -18,6 +18,7 @@ extern "C" void __wrap__ZN3emu6detail6launchERKNS0_13LaunchRequestE(
   record.kernel = dladdr(request.kernel, &info) != 0 && info.dli_sname != nullptr
                       ? info.dli_sname
                       : "?";
+  record.function = request.kernel;
   record.grid[0] = request.grid.x, record.grid[1] = request.grid.y, record.grid[2] = request.grid.z;
   record.block[0] = request.block.x, record.block[1] = request.block.y,
   record.block[2] = request.block.z;

@@ -13,6 +13,7 @@ namespace labkit {
 
 struct LaunchRecord {
   std::string kernel;  // mangled name
+  const void* function = nullptr;  // what the runtime API takes for this kernel (host stub)
   unsigned grid[3] = {0, 0, 0};
   unsigned block[3] = {0, 0, 0};
   unsigned long long dynamic_shared_bytes = 0;

@@ -19,7 +19,11 @@ cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block
 namespace {
 
 std::mutex g_mutex;
-std::map<cudaKernel_t, std::string> g_names;  // handle -> mangled name of its host stub
+struct KernelIdentity {
+  std::string name;          // mangled name of the host stub
+  const void* function;      // the host stub itself
+};
+std::map<cudaKernel_t, KernelIdentity> g_names;
 
 std::string NameOf(const void* function) {
   const char* name = nullptr;
@@ -37,7 +41,7 @@ extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t* kernel, const void* 
   if (status == cudaSuccess) {
     const std::string name = NameOf(function);
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_names[*kernel] = name;
+    g_names[*kernel] = {name, function};
   }
   return status;
 }
@@ -49,7 +53,8 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     const auto found = g_names.find(kernel);
-    record.kernel = found == g_names.end() ? "?" : found->second;
+    record.kernel = found == g_names.end() ? "?" : found->second.name;
+    record.function = found == g_names.end() ? nullptr : found->second.function;
   }
   record.grid[0] = grid.x, record.grid[1] = grid.y, record.grid[2] = grid.z;
   record.block[0] = block.x, record.block[1] = block.y, record.block[2] = block.z;

@@ -46,7 +46,8 @@ json WriteRequest(const std::string& dir, const HarnessOptions& options,
   json request = {{"exercise", options.exercise},
                   {"layout", options.exact_layout ? "exact" : "guarded"},
                   {"cases", json::array()},
-                  {"timing", nullptr}};
+                  {"timing", nullptr},
+                  {"occupancy_probe", options.occupancy_probe}};
   for (const MatrixCase& c : cases) {
     raw_file::write(dir, c.id + ".A.f32", c.A);
     raw_file::write(dir, c.id + ".B.f32", c.B);
@@ -147,6 +148,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       run.harness_error = line.value("detail", "");
     } else if (type == "timing") {
       run.timing = line;
+    } else if (type == "occupancy") {
+      run.occupancy.push_back(line);
     } else if (type == "case") {
       for (std::size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].id != line.value("id", "")) continue;

@@ -36,6 +36,7 @@ struct HarnessOptions {
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
+  bool occupancy_probe = false;  // also report the occupancy API's answers for launched kernels
 };
 
 struct LaunchInfo {
@@ -65,6 +66,7 @@ struct HarnessRun {
   std::string sanitizer_log;                    // compute-sanitizer's own report
   std::optional<nlohmann::json> timing;         // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
+  std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe
 };
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,

@@ -1,0 +1,126 @@
+// The CPU backend models an H100: its occupancy API must give exactly the real GPU's answers for
+// every kernel of every lab's reference solution, over a grid of block and shared-memory sizes.
+// The expected answers live in occupancy/<lab>.json. On a GPU (--backend=gpu, label gpu) this test
+// checks the file against the real H100; on the CPU backend it checks the emulator against the
+// file. `--write` rewrites the file from the backend in use (do that on an H100 only).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "backend.h"
+#include "exercise_grader.h"
+#include "harness_runner.h"
+#include "inputs.h"
+#include "lab_spec.h"
+#include "manifest.h"
+#include "resource_report.h"
+#include "submission_build.h"
+
+namespace labkit {
+namespace {
+namespace fs = std::filesystem;
+
+Backend g_backend = Backend::kCpu;
+bool g_write = false;
+
+// kernel (mangled) -> its table, for every kernel the lab's solution launches.
+nlohmann::json MeasureLab(const Manifest& manifest, const LabSpec& spec) {
+  SystemProcessRunner runner;
+  SubmissionBuilder builder(runner, manifest, spec);
+  const std::string work = (fs::temp_directory_path() / ("labkit_occupancy_" + spec.id)).string();
+  fs::remove_all(work);
+  const std::string src = manifest.source_dir + "/solutions/" + spec.id;
+  const BuildOutcome build = builder.Build(src, work + "/build", g_backend, Flavour::kDefault);
+  EXPECT_TRUE(build.ok) << build.message;
+  std::string error;
+  const std::string ptxas = builder.ResourceReportText(src, error);
+  EXPECT_FALSE(ptxas.empty()) << error;
+  auto report = ParsePtxasReport(ptxas);
+  EXPECT_TRUE(report.ok());
+  const std::string kernels_json = work + "/kernels.json";
+  std::ofstream(kernels_json) << ToEmulatorJson(*report).dump();
+
+  nlohmann::json tables = nlohmann::json::object();
+  for (const Exercise& ex : spec.exercises) {
+    if (ex.kernel.empty()) continue;  // host-side or query exercises launch nothing to probe
+    const ShapeList* shapes = spec.FindShapes(ex.shapes);
+    if (shapes == nullptr || shapes->shapes.empty()) continue;
+    MatrixCase c;
+    c.id = "probe";
+    c.shape = shapes->shapes.back();
+    ProductInputs in = GenerateProductInputs(1, c.id, c.shape, ValueKind::kSmallIntegers);
+    c.A = in.a;
+    c.B = in.b;
+    HarnessOptions options;
+    options.exercise = ex.id;
+    options.occupancy_probe = true;
+    options.emu_kernels_json = kernels_json;
+    const HarnessRun run = RunHarness(runner, build.executable, work + "/" + ex.id, options, {c});
+    EXPECT_TRUE(run.done) << ex.id << ": " << run.process.Describe() << run.process.output;
+    for (const auto& line : run.occupancy) tables[line.value("kernel", "?")] = line["table"];
+  }
+  return tables;
+}
+
+class OccupancyTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OccupancyTest, ModelledGpuAnswersLikeTheH100) {
+  Manifest manifest;
+  std::string error;
+  ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest, error)) << error;
+  if (g_backend == Backend::kGpu && !(manifest.gpu_backend && GpuPresent()))
+    GTEST_SKIP() << "no GPU here: the H100 side of this check needs one";
+  if (g_backend == Backend::kCpu && !manifest.emu_backend)
+    GTEST_SKIP() << "this build has no CPU backend";
+  if (manifest.nvcc.empty()) GTEST_SKIP() << "no nvcc here: kernel resources cannot be read";
+  auto spec = LoadLabSpec(manifest.LabDir(GetParam()));
+  ASSERT_TRUE(spec.ok()) << spec.error();
+
+  const nlohmann::json measured = MeasureLab(manifest, *spec);
+  ASSERT_FALSE(measured.empty()) << "no kernel was launched";
+  const fs::path expected_path = fs::path(LABKIT_OCCUPANCY_DIR) / (GetParam() + ".json");
+  if (g_write) {
+    std::ofstream out(expected_path);  // one row per line: reviewable in a diff
+    out << "{\n";
+    for (auto it = measured.begin(); it != measured.end(); ++it) {
+      out << "  " << nlohmann::json(it.key()).dump() << ": [\n";
+      for (std::size_t r = 0; r < it.value().size(); ++r)
+        out << "    " << it.value()[r].dump() << (r + 1 < it.value().size() ? ",\n" : "\n");
+      out << "  ]" << (std::next(it) != measured.end() ? ",\n" : "\n");
+    }
+    out << "}\n";
+    GTEST_SKIP() << "wrote " << expected_path;
+  }
+  std::ifstream in(expected_path);
+  ASSERT_TRUE(in) << "no " << expected_path << " yet: run with --backend=gpu --write on an H100";
+  const nlohmann::json expected = nlohmann::json::parse(in);
+  for (const auto& [kernel, table] : expected.items()) {
+    ASSERT_TRUE(measured.contains(kernel)) << kernel << " was not launched";
+    EXPECT_EQ(measured[kernel], table) << "occupancy answers differ for " << kernel
+                                       << " (rows: block size, dynamic shared bytes, blocks/SM)";
+  }
+}
+
+std::vector<std::string> Labs() {
+  std::vector<std::string> labs;
+  for (const auto& e : fs::directory_iterator(LABKIT_LABS_DIR))
+    if (fs::exists(e.path() / "lab.yaml")) labs.push_back(e.path().filename().string());
+  std::sort(labs.begin(), labs.end());
+  return labs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab, OccupancyTest, ::testing::ValuesIn(Labs()),
+                         [](const auto& info) { return "lab" + info.param.substr(0, 2); });
+
+}  // namespace
+}  // namespace labkit
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--backend=gpu") labkit::g_backend = labkit::Backend::kGpu;
+    if (std::string(argv[i]) == "--write") labkit::g_write = true;
+  }
+  return RUN_ALL_TESTS();
+}
