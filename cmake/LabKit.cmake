@@ -31,26 +31,24 @@ function(labkit_add_lab_tests id)
   set(src ${PROJECT_SOURCE_DIR})
   add_test(NAME ${id}.starter_in_sync
            COMMAND labgrade starter ${id} --check)
+  set(backends)
   if(LABKIT_WITH_EMU)
-    add_test(NAME ${id}.solution_full_marks_cpu
-             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend cpu
-                     --require full)
-    add_test(NAME ${id}.starter_fails_cleanly_cpu
-             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend cpu
-                     --require given-only)
-    set_tests_properties(${id}.solution_full_marks_cpu ${id}.starter_fails_cleanly_cpu
-                         PROPERTIES LABELS "cpu;lab" TIMEOUT 600)
+    list(APPEND backends cpu)
   endif()
   if(LABKIT_WITH_GPU)
-    add_test(NAME ${id}.solution_full_marks_gpu
-             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend gpu
-                     --require full)
-    add_test(NAME ${id}.starter_fails_cleanly_gpu
-             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend gpu
-                     --require given-only)
-    set_tests_properties(${id}.solution_full_marks_gpu ${id}.starter_fails_cleanly_gpu
-                         PROPERTIES LABELS "gpu;lab" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    list(APPEND backends gpu)
   endif()
+  foreach(backend IN LISTS backends)
+    add_test(NAME ${id}.solution_full_marks_${backend}
+             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend ${backend}
+                     --require full)
+    add_test(NAME ${id}.starter_fails_cleanly_${backend}
+             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend ${backend}
+                     --require given-only)
+    # 77: labgrade's "no GPU here", so a machine without one reports these as skipped.
+    set_tests_properties(${id}.solution_full_marks_${backend} ${id}.starter_fails_cleanly_${backend}
+                         PROPERTIES LABELS "${backend};lab" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endforeach()
 endfunction()
 
 # Writes ${CMAKE_BINARY_DIR}/labkit_manifest.json once every lab is known.
