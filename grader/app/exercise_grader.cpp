@@ -78,6 +78,11 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     status = run.process.timed_out ? "timeout" : "crashed";
     return "while running " + name + ", " + DescribeDeath(run.process);
   }
+  // The CPU backend says why a launch failed (a barrier only some threads reach, a host pointer):
+  // more use to a student than the bare error code the runtime returned.
+  if (r.status != "ok" && !run.emu_diagnostics.empty())
+    return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) + " (in " +
+           name + ")";
   if (r.status == "cuda_error") {
     const std::string config = BadLaunchConfiguration(r);
     if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
@@ -282,7 +287,7 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun
            ex.function + " (" + ex.kernel + " in the starter).";
   if (!ex.technique) return "";
   const std::string launch = LaunchFailure(ex, run);
-  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch + ".";
+  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch;
   if (ex.technique->reads_constant && *ex.technique->reads_constant) {
     std::string why_not;
     const std::set<std::string>* readers = ConstantReaders(env, why_not);
@@ -292,7 +297,7 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun
                             [&](const std::string& k) { return readers->count(k) > 0; })) {
       return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
              " reads no __constant__ variable. Keep the block side in a `__constant__ int`, set "
-             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel.";
+             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
     }
   }
   if (!env.resources) {

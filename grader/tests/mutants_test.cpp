@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +29,7 @@ struct Mutant {
   std::string lab, file, name, exercise, status;
   std::vector<Replacement> replace;
   std::vector<std::string> expect, expect_cpu, expect_gpu;
+  std::vector<std::string> backends;  // empty: both
 };
 
 // Printed by gtest for a failing parameter: the name says it all.
@@ -57,6 +59,7 @@ std::vector<Mutant> LoadMutants() {
       mutant.expect = Strings(m["expect"]);
       mutant.expect_cpu = Strings(m["expect_cpu"]);
       mutant.expect_gpu = Strings(m["expect_gpu"]);
+      mutant.backends = Strings(m["backends"]);
       mutants.push_back(mutant);
     }
   }
@@ -103,6 +106,10 @@ class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> 
 
 TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
   const Mutant& m = GetParam();
+  const std::string backend = g_backend == Backend::kCpu ? "cpu" : "gpu";
+  if (!m.backends.empty() &&
+      std::find(m.backends.begin(), m.backends.end(), backend) == m.backends.end())
+    GTEST_SKIP() << m.name << " is only checked on " << m.backends.front();
   std::string text = ReadFile(manifest_.source_dir + "/solutions/" + m.lab + "/" + m.file);
   for (const Replacement& r : m.replace) {
     const auto at = text.find(r.from);
