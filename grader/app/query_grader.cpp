@@ -57,7 +57,7 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
   message += ".";
   if (value.contains("hints") && value["hints"].is_array())
     for (const json& h : value["hints"])
-      if (h.is_object() && Matches(student, NumberOf(h, "value"), 0))
+      if (h.is_object() && Matches(student, NumberOf(h, "value"), spec.relative_tolerance))
         return message + " Usual cause: " + h.value("cause", "") + ".";
   return message;
 }

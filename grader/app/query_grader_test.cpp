@@ -39,6 +39,14 @@ TEST(QueryGrader, KnownWrongAnswerGivesTheUsualCause) {
   EXPECT_EQ(CompareQueryValue(kExact, kParams, Value(32, 20, hints)),
             "active_blocks with block_side=8, dynamic_smem=8192: expected 20, got 32. Usual "
             "cause: the shared-memory limit is missing.");
+  // A hint of a value with a tolerance matches within that tolerance (the student's arithmetic
+  // need not round like the kit's).
+  EXPECT_EQ(CompareQueryValue(
+                kLoose, {},
+                Value(0.0037878787879, 0.5,
+                      json::array({{{"value", 0.00378787878787878}, {"cause", "per GPU"}}}))),
+            "occupancy: expected 0.5, got 0.00378788 (a relative difference of up to 1e-06 is "
+            "accepted). Usual cause: per GPU.");
   // An answer no hint describes gets no cause.
   EXPECT_EQ(CompareQueryValue(kExact, kParams, Value(7, 20, hints)),
             "active_blocks with block_side=8, dynamic_smem=8192: expected 20, got 7.");
