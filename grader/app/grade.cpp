@@ -121,6 +121,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   GradeEnv env{runner, manifest, spec, request.backend, request.seed, request.work_dir};
   env.reference_cache = request.reference_cache;
+  env.src_dir = request.src_dir;  // the constant-memory check compiles the file to PTX
   fs::create_directories(request.work_dir);
   auto datasets = LoadDatasets(manifest.data_dir, spec);
   std::string grader_fault = datasets ? "" : datasets.error();

@@ -8,6 +8,7 @@
 
 #include "labkit/cuda_check.cuh"
 #include "labkit/device_buffer.cuh"
+#include "labkit/median_time.cuh"
 #include "occupancy_lab.cuh"
 
 namespace {
@@ -17,24 +18,7 @@ constexpr int kReps = 20;
 
 template <class Launch>
 double median_ms(Launch launch) {
-  cudaEvent_t start, stop;
-  LABKIT_CUDA_CHECK(cudaEventCreate(&start));
-  LABKIT_CUDA_CHECK(cudaEventCreate(&stop));
-  launch();  // warm-up: module load, clocks
-  LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> ms(kReps);
-  for (float& t : ms) {
-    LABKIT_CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    LABKIT_CUDA_CHECK(cudaEventRecord(stop));
-    LABKIT_CUDA_CHECK(cudaEventSynchronize(stop));
-    LABKIT_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-  }
-  LABKIT_CUDA_CHECK(cudaGetLastError());
-  std::sort(ms.begin(), ms.end());
-  LABKIT_CUDA_CHECK(cudaEventDestroy(start));
-  LABKIT_CUDA_CHECK(cudaEventDestroy(stop));
-  return ms[kReps / 2];
+  return labkit::median_launch_ms(launch, kReps);
 }
 
 double gflops(double ms) { return 2.0 * kSize * kSize * kSize / (ms * 1e6); }
