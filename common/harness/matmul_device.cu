@@ -100,6 +100,11 @@ DeviceInfo query_device() {
   return info;
 }
 
+void release_device() {
+  cudaDeviceSynchronize();
+  cudaDeviceReset();
+}
+
 CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const MatmulCase& c,
                             std::vector<float>& C_out) {
   try {

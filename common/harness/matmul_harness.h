@@ -85,6 +85,9 @@ void call_matmul(const MatmulExercise& exercise, const float* A, const float* B,
                  int n, int k, const Params* params);
 
 DeviceInfo query_device();
+// Ends the CUDA context (after the last response line), so checkers see a clean end of the
+// program even though the harness leaves without running exit handlers.
+void release_device();
 CaseOutcome run_matmul_case(const MatmulExercise& exercise, Layout layout, const MatmulCase& c,
                             std::vector<float>& C);
 TimingOutcome time_matmul(const MatmulExercise& exercise, const TimingRequest& request);

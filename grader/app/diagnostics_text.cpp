@@ -62,6 +62,12 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            ". Usual cause: a load of A or B without a bounds check, e.g. a tile load in the last "
            "partial tile; guard the loads (store 0 instead), not only the store into C.";
   }
+  if (kind == "invalid_address") {
+    return "a " + d.value("access", std::string("memory access")) + " of an address that is not in "
+           "any device buffer" + where + at +
+           ": far outside A, B and C (or before their start). Usual cause: an index computed "
+           "wrongly (row and column swapped, a missing bounds check, a negative index).";
+  }
   if (kind == "divergent_barrier") {
     return "__syncthreads() reached by only some threads of a block" + where + at + ": " +
            d.value("detail", std::string()) +
@@ -91,9 +97,17 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
 
 std::string SummariseSanitizerLog(const std::string& log, const std::string& tool) {
   static const std::regex summary(R"((ERROR|RACECHECK) SUMMARY: (\d+) (error|hazard))");
+  static const std::regex error_line(R"(=+ +(Invalid |Error: |Race reported|Program hit))");
   std::smatch m;
-  const bool found = std::regex_search(log, m, summary) && std::stoi(m[2].str()) > 0;
-  if (!found) return "";
+  const bool summarised = std::regex_search(log, m, summary);
+  std::string found = summarised ? m[2].str() : "";
+  std::string unit = summarised ? m[3].str() : (tool == "racecheck" ? "hazard" : "error");
+  // The summary is printed when the program ends; the error lines as they happen. Either counts.
+  if (summarised && std::stoi(found) == 0) return "";
+  if (!summarised) {
+    if (!std::regex_search(log, error_line)) return "";
+    found = "at least 1";
+  }
   std::istringstream lines(log);
   std::string line, kept;
   int count = 0;
@@ -112,7 +126,7 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
             "overwriting it)."
           : "an access outside device memory: usually a load of A or B, or the store into C, "
             "without a bounds check.";
-  return "compute-sanitizer " + tool + " found " + m[2].str() + " " + m[3].str() + "(s):\n" +
+  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" +
          kept + "Usual cause: " + cause;
 }
 

@@ -48,6 +48,24 @@ TEST(DiagnosticsText, CleanSanitizerLogIsEmpty) {
             "");
 }
 
+TEST(DiagnosticsText, ErrorLinesCountWithoutASummary) {
+  const std::string log =
+      "========= Invalid __global__ write of size 4 bytes\n"
+      "=========     at k()+0x10 in /s/matmul.cu:9\n";
+  const std::string text = SummariseSanitizerLog(log, "memcheck");
+  EXPECT_EQ(text.rfind("compute-sanitizer memcheck found at least 1 error(s):\n", 0), 0u);
+}
+
+TEST(DiagnosticsText, InvalidAddressIsExplained) {
+  const auto d = nlohmann::json::parse(
+      R"({"kind": "invalid_address", "access": "write", "kernel": "_Z9far_storePf"})");
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
+  EXPECT_EQ(text.rfind("a write of an address that is not in any device buffer in far_store(float*)",
+                       0),
+            0u)
+      << text;
+}
+
 TEST(DiagnosticsText, RacecheckHazardIsAnError) {
   const std::string log =
       "========= Error: Race reported between Write access at matmul.cu:52 in k\n"

@@ -62,7 +62,7 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
   if (!build.ok) return {};
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
-  options.timeout_seconds = 60;
+  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
   return DeviceFrom(RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {})
                         .device);
 }
@@ -106,6 +106,36 @@ ExerciseResult GivenResult(const Exercise& ex, const ExerciseVerdict& v) {
   return r;
 }
 
+// Messages quote compiler output and file names, which need not be UTF-8 (a binary file handed in
+// as source): every report must still be writable as JSON, so invalid bytes become U+FFFD.
+std::string ValidUtf8(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = length > 0 && i + length <= text.size();
+    for (int k = 1; ok && k < length; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (ok && (c >= 0x20 || c == '\n' || c == '\t')) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += ok ? " " : "\xEF\xBF\xBD";  // other control bytes become spaces
+      i += ok ? length : 1;
+    }
+  }
+  return out;
+}
+
+void MakeTextValid(GradeResult& result) {
+  result.submission = ValidUtf8(result.submission);
+  for (ExerciseResult& e : result.exercises) {
+    e.message = ValidUtf8(e.message);
+    for (std::string& note : e.notes) note = ValidUtf8(note);
+  }
+  if (result.speed) result.speed->message = ValidUtf8(result.speed->message);
+}
+
 }  // namespace
 
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
@@ -129,13 +159,21 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   SubmissionBuilder builder(runner, manifest, spec);
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
+    const BuildOutcome* first = flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
+    if (first != nullptr && first->timed_out) {
+      env.builds[flavour] = *first;  // a compile-time bomb costs one compile limit, not three
+      continue;
+    }
     Say(request, std::string("building (") + ToString(flavour) + " flavour)");
     env.builds[flavour] = builder.Build(request.src_dir,
                                         request.work_dir + "/build_" + ToString(flavour),
                                         request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
   }
-  ReadResources(env, builder, request.src_dir);
+  if (env.builds[Flavour::kDefault].timed_out)
+    env.resources_error = "the file did not compile in time";
+  else
+    ReadResources(env, builder, request.src_dir);
 
   std::vector<ExerciseOutcome> outcomes;
   bool speed_exercise_passed = false;
@@ -180,6 +218,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   result.device = grader_fault.empty() ? ProbeDevice(env) : DeviceInfo{};
   if (request.backend == Backend::kCpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
+  MakeTextValid(result);
   result.execution_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

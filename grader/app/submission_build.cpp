@@ -135,8 +135,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       std::string why = r.timed_out ? "the compiler did not finish within " +
                                           std::to_string(int(compile.timeout_seconds)) + " s"
                                     : "it does not compile";
-      return Failure("compile", file + ": " + why + " (" + ToString(flavour) + " build):\n" +
-                                    CappedOutput(r));
+      BuildOutcome failed = Failure("compile", file + ": " + why + " (" + ToString(flavour) +
+                                                   " build):\n" + CappedOutput(r));
+      failed.timed_out = r.timed_out;
+      return failed;
     }
     const std::string forbidden = CheckSymbols(object);
     if (!forbidden.empty())

@@ -18,6 +18,7 @@ struct BuildOutcome {
   std::string stage;
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;
+  bool timed_out = false;  // the compiler was stopped at the compile limit
 };
 
 class SubmissionBuilder {

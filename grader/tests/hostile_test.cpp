@@ -19,6 +19,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 
@@ -28,6 +29,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "report.h"
+#include "sandbox.h"
 
 namespace labkit {
 namespace {
@@ -151,6 +153,29 @@ std::vector<Seen> SeenFor(const nlohmann::json& result, const std::string& exerc
   return seen;
 }
 
+// Copies a case into `dest` as a student would hand it in: one self-contained folder. Cases share
+// a correct kernel through "../../common/correct_kernels.cuh"; the sandbox shows a submission
+// nothing outside its own folder, so the header is copied in and the include made local.
+void CopySubmission(const fs::path& case_dir, const fs::path& dest) {
+  static const std::string kShared = "../../common/correct_kernels.cuh";
+  fs::create_directories(dest);
+  for (const auto& entry : fs::directory_iterator(case_dir)) {
+    if (entry.path().filename() == "expect.yaml") continue;
+    fs::copy(entry.path(), dest / entry.path().filename(), fs::copy_options::recursive);
+  }
+  for (const auto& entry : fs::directory_iterator(dest)) {
+    if (entry.path().extension() != ".cu") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(kShared);
+    if (at == std::string::npos) continue;
+    text.replace(at, kShared.size(), "correct_kernels.cuh");
+    std::ofstream(entry.path(), std::ios::binary) << text;
+    fs::copy_file(fs::path(LABKIT_HOSTILE_DIR) / "common" / "correct_kernels.cuh",
+                  dest / "correct_kernels.cuh", fs::copy_options::overwrite_existing);
+  }
+}
+
 class Hostile : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -178,14 +203,19 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
   nlohmann::json Grade(const HostileCase& c, std::vector<std::string>& problems) {
     const LabSpec spec = Spec(c.lab);
     GradeRequest request;
-    request.src_dir = c.dir;
+    const fs::path src = fs::temp_directory_path() / ("labkit_hostile_src_" + c.name) / c.name;
+    fs::remove_all(src.parent_path());
+    CopySubmission(c.dir, src);
+    request.src_dir = src.string();
     request.submission_name = c.name;
     request.backend = g_backend;
     request.seed = 20261122;
     request.work_dir = (fs::temp_directory_path() / ("labkit_hostile_" + c.name)).string();
     fs::remove_all(request.work_dir);
     auto grade_to_text = [&](std::string& text) {
-      SystemProcessRunner runner;
+      // The sandbox labgrade itself uses: these cases test the grader as a student meets it.
+      SandboxedProcessRunner runner(
+          GradingSandboxPolicy(manifest_, spec.id, request.src_dir, request.work_dir));
       const GradeResult result = GradeSubmission(runner, manifest_, spec, request);
       try {
         text = ToJson(result).dump(2);
@@ -294,8 +324,6 @@ TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoint
   fs::remove_all(root);
   const fs::path klass = root / "class";
   fs::create_directories(klass);
-  // The cases include "../../common/correct_kernels.cuh": common/ sits two levels above each one.
-  fs::copy(fs::path(LABKIT_HOSTILE_DIR) / "common", root / "common", fs::copy_options::recursive);
   std::vector<std::string> names;
   std::vector<std::string> known;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -303,8 +331,7 @@ TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoint
     if (c.lab != "03_tiled_matmul") continue;
     if (c.backend != "any" && c.backend != ToString(g_backend)) continue;
     const std::string name = StudentName(i, c.name);
-    fs::copy(c.dir, klass / name, fs::copy_options::recursive);
-    fs::remove(klass / name / "expect.yaml");
+    CopySubmission(c.dir, klass / name);
     names.push_back(name);
     if (!c.Expected().known_failure.empty())
       known.push_back(c.name + ": " + c.Expected().known_failure);
