@@ -77,6 +77,17 @@ TEST(DiagnosticsText, RacecheckHazardIsAnError) {
   EXPECT_NE(text.find("__syncthreads()"), std::string::npos);
 }
 
+TEST(DiagnosticsText, DeathByTheMemoryLimit) {
+  ProcessResult p;
+  p.started = true;
+  p.signal = 9;
+  p.output = "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
+             "stopped by the kernel]\n";
+  EXPECT_EQ(DescribeDeath(p),
+            "it used more than the memory limit of 8192 MiB and was stopped by the kernel: it "
+            "allocated far more host memory than a matrix product needs (a leak in a loop?)");
+}
+
 TEST(DiagnosticsText, DeathByTimeoutAndSignal) {
   ProcessResult p;
   p.started = true;
