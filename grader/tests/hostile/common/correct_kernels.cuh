@@ -21,7 +21,9 @@ __global__ void tiled_kernel(const float* A, const float* B, float* C, int m, in
     tile_B[ty][tx] = (b_row < n && col < k) ? B[b_row * k + col] : 0.0f;
     __syncthreads();
     for (int i = 0; i < TILE; ++i) sum += tile_A[ty][i] * tile_B[i][tx];
+#ifndef HOSTILE_OMIT_SECOND_BARRIER  // the one planted race a case asks for
     __syncthreads();
+#endif
   }
   if (row < m && col < k) C[row * k + col] = sum;
 }
