@@ -28,6 +28,7 @@
 #include "grade.h"
 #include "lab_spec.h"
 #include "manifest.h"
+#include "test_backend.h"
 #include "report.h"
 #include "sandbox.h"
 
@@ -35,7 +36,6 @@ namespace labkit {
 namespace {
 namespace fs = std::filesystem;
 
-Backend g_backend = Backend::kCpu;
 
 // Low limits, so that the endless loops and compile bombs cost seconds, not minutes (a correct
 // submission's slowest run on the CPU backend takes about a second on CI's two cores).
@@ -54,7 +54,7 @@ struct HostileCase {
   double max_seconds = 0;
   bool isolate = false;
 
-  const Expectation& Expected() const { return g_backend == Backend::kCpu ? cpu : gpu; }
+  const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
 };
 
 void PrintTo(const HostileCase& c, std::ostream* os) { *os << c.lab << "/" << c.name; }
@@ -181,10 +181,7 @@ class Hostile : public ::testing::Test {
   void SetUp() override {
     std::string error;
     ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest_, error)) << error;
-    if (g_backend == Backend::kGpu && !(manifest_.gpu_backend && GpuPresent()))
-      GTEST_SKIP() << "no GPU here: the gpu-labelled hostile tests need one";
-    if (g_backend == Backend::kCpu && !manifest_.emu_backend)
-      GTEST_SKIP() << "this build has no CPU backend";
+    if (const std::string why = WhyBackendUnavailable(manifest_); !why.empty()) GTEST_SKIP() << why;
   }
 
   LabSpec Spec(const std::string& lab) {
@@ -208,7 +205,7 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
     CopySubmission(c.dir, src);
     request.src_dir = src.string();
     request.submission_name = c.name;
-    request.backend = g_backend;
+    request.backend = BackendUnderTest();
     request.seed = 20261122;
     request.work_dir = (fs::temp_directory_path() / ("labkit_hostile_" + c.name)).string();
     fs::remove_all(request.work_dir);
@@ -261,7 +258,7 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
 
 TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
   const HostileCase& c = GetParam();
-  if (c.backend != "any" && c.backend != ToString(g_backend))
+  if (c.backend != "any" && c.backend != ToString(BackendUnderTest()))
     GTEST_SKIP() << c.name << " is for the " << c.backend << " backend only";
   const Expectation& want = c.Expected();
   std::vector<std::string> problems;
@@ -329,7 +326,7 @@ TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoint
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const HostileCase& c = cases[i];
     if (c.lab != "03_tiled_matmul") continue;
-    if (c.backend != "any" && c.backend != ToString(g_backend)) continue;
+    if (c.backend != "any" && c.backend != ToString(BackendUnderTest())) continue;
     const std::string name = StudentName(i, c.name);
     CopySubmission(c.dir, klass / name);
     names.push_back(name);
@@ -347,7 +344,7 @@ TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoint
   options.submissions_dir = klass.string();
   options.out_dir = (root / "out").string();
   options.jobs = 2;
-  options.backend = g_backend;
+  options.backend = BackendUnderTest();
   options.seed = 7;
   // In a child of its own process group: a submission that kills its grader (and the grader's
   // group) must not take this test with it. Run again (the journal resumes) while it is killed.
@@ -418,7 +415,6 @@ TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoint
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--backend=gpu") labkit::g_backend = labkit::Backend::kGpu;
+  labkit::SelectBackendFromArgs(argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -13,13 +13,13 @@
 #include "grade.h"
 #include "lab_spec.h"
 #include "manifest.h"
+#include "test_backend.h"
 #include "report.h"
 
 namespace labkit {
 namespace {
 namespace fs = std::filesystem;
 
-Backend g_backend = Backend::kCpu;
 
 struct Replacement {
   std::string from, to;
@@ -78,8 +78,7 @@ class Grading : public ::testing::Test {
   void SetUp() override {
     std::string error;
     ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest_, error)) << error;
-    if (g_backend == Backend::kGpu && !(manifest_.gpu_backend && GpuPresent()))
-      GTEST_SKIP() << "no GPU here: the gpu-labelled grading tests need one";
+    if (const std::string why = WhyBackendUnavailable(manifest_); !why.empty()) GTEST_SKIP() << why;
   }
 
   GradeResult Grade(const std::string& lab, const std::string& src, uint64_t seed,
@@ -90,7 +89,7 @@ class Grading : public ::testing::Test {
     GradeRequest request;
     request.src_dir = src;
     request.submission_name = tag;
-    request.backend = g_backend;
+    request.backend = BackendUnderTest();
     request.seed = seed;
     request.work_dir = (fs::temp_directory_path() / ("labkit_test_" + tag)).string();
     fs::remove_all(request.work_dir);
@@ -106,7 +105,7 @@ class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> 
 
 TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
   const Mutant& m = GetParam();
-  const std::string backend = g_backend == Backend::kCpu ? "cpu" : "gpu";
+  const std::string backend = BackendUnderTest() == Backend::kCpu ? "cpu" : "gpu";
   if (!m.backends.empty() &&
       std::find(m.backends.begin(), m.backends.end(), backend) == m.backends.end())
     GTEST_SKIP() << m.name << " is only checked on " << m.backends.front();
@@ -129,7 +128,7 @@ TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
   EXPECT_EQ(ToString(found->status), m.status) << found->message;
   EXPECT_EQ(found->score, 0) << found->message;
   std::vector<std::string> expected = m.expect;
-  const auto& own = g_backend == Backend::kCpu ? m.expect_cpu : m.expect_gpu;
+  const auto& own = BackendUnderTest() == Backend::kCpu ? m.expect_cpu : m.expect_gpu;
   expected.insert(expected.end(), own.begin(), own.end());
   for (const std::string& e : expected)
     EXPECT_NE(found->message.find(e), std::string::npos)
@@ -142,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(Lab, MutantTest, ::testing::ValuesIn(LoadMutants()),
                          });
 
 TEST_F(Grading, SameSolutionGetsTheSamePointsEveryTime) {
-  const int runs = g_backend == Backend::kGpu ? 5 : 2;
+  const int runs = BackendUnderTest() == Backend::kGpu ? 5 : 2;
   std::vector<double> totals;
   for (int i = 0; i < runs; ++i) {
     const GradeResult r = Grade("03_tiled_matmul", manifest_.source_dir + "/solutions/03_tiled_matmul",
@@ -160,7 +159,6 @@ TEST_F(Grading, SameSolutionGetsTheSamePointsEveryTime) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--backend=gpu") labkit::g_backend = labkit::Backend::kGpu;
+  labkit::SelectBackendFromArgs(argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "lab_spec.h"
 #include "manifest.h"
+#include "test_backend.h"
 #include "resource_report.h"
 #include "submission_build.h"
 
@@ -21,7 +22,6 @@ namespace labkit {
 namespace {
 namespace fs = std::filesystem;
 
-Backend g_backend = Backend::kCpu;
 bool g_write = false;
 
 // kernel (mangled) -> its table, for every kernel the lab's solution launches.
@@ -31,7 +31,7 @@ nlohmann::json MeasureLab(const Manifest& manifest, const LabSpec& spec) {
   const std::string work = (fs::temp_directory_path() / ("labkit_occupancy_" + spec.id)).string();
   fs::remove_all(work);
   const std::string src = manifest.source_dir + "/solutions/" + spec.id;
-  const BuildOutcome build = builder.Build(src, work + "/build", g_backend, Flavour::kDefault);
+  const BuildOutcome build = builder.Build(src, work + "/build", BackendUnderTest(), Flavour::kDefault);
   EXPECT_TRUE(build.ok) << build.message;
   std::string error;
   const std::string ptxas = builder.ResourceReportText(src, error);
@@ -69,10 +69,7 @@ TEST_P(OccupancyTest, ModelledGpuAnswersLikeTheH100) {
   Manifest manifest;
   std::string error;
   ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest, error)) << error;
-  if (g_backend == Backend::kGpu && !(manifest.gpu_backend && GpuPresent()))
-    GTEST_SKIP() << "no GPU here: the H100 side of this check needs one";
-  if (g_backend == Backend::kCpu && !manifest.emu_backend)
-    GTEST_SKIP() << "this build has no CPU backend";
+  if (const std::string why = WhyBackendUnavailable(manifest); !why.empty()) GTEST_SKIP() << why;
   if (manifest.nvcc.empty()) GTEST_SKIP() << "no nvcc here: kernel resources cannot be read";
   auto spec = LoadLabSpec(manifest.LabDir(GetParam()));
   ASSERT_TRUE(spec.ok()) << spec.error();
@@ -118,8 +115,8 @@ INSTANTIATE_TEST_SUITE_P(Lab, OccupancyTest, ::testing::ValuesIn(Labs()),
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  labkit::SelectBackendFromArgs(argc, argv);
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--backend=gpu") labkit::g_backend = labkit::Backend::kGpu;
     if (std::string(argv[i]) == "--write") labkit::g_write = true;
   }
   return RUN_ALL_TESTS();
