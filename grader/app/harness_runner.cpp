@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "raw_matrix_file.h"
+#include "inputs.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -41,16 +41,22 @@ std::string FindComputeSanitizer() {
   return "compute-sanitizer";  // let PATH decide
 }
 
-json WriteRequest(const std::string& dir, const HarnessOptions& options,
-                  const std::vector<MatrixCase>& cases) {
+// Writes the request and its input matrices; a failure (a full disk) is the kit's, not the
+// student's, and comes back as the reason.
+Status WriteRequest(const std::string& dir, const HarnessOptions& options,
+                    const std::vector<MatrixCase>& cases) {
+  Status written;
+  auto write = [&](const std::string& name, const std::vector<float>& values) {
+    if (written) written = WriteFloatFile(dir + name, values);
+  };
   json request = {{"exercise", options.exercise},
                   {"layout", options.exact_layout ? "exact" : "guarded"},
                   {"cases", json::array()},
                   {"timing", nullptr},
                   {"occupancy_probe", options.occupancy_probe}};
   for (const MatrixCase& c : cases) {
-    raw_file::write(dir, c.id + ".A.f32", c.A);
-    raw_file::write(dir, c.id + ".B.f32", c.B);
+    write(c.id + ".A.f32", c.A);
+    write(c.id + ".B.f32", c.B);
     fs::remove(dir + c.id + ".C.f32");
     request["cases"].push_back({{"id", c.id},
                                 {"m", c.shape.m},
@@ -64,8 +70,8 @@ json WriteRequest(const std::string& dir, const HarnessOptions& options,
     json sets = json::array(), outputs = json::array();
     for (std::size_t s = 0; s < t.A_sets.size(); ++s) {
       const std::string stem = "t" + std::to_string(s);
-      raw_file::write(dir, stem + ".A.f32", t.A_sets[s]);
-      raw_file::write(dir, stem + ".B.f32", t.B_sets[s]);
+      write(stem + ".A.f32", t.A_sets[s]);
+      write(stem + ".B.f32", t.B_sets[s]);
       fs::remove(dir + stem + ".C.f32");
       sets.push_back({{"A", stem + ".A.f32"}, {"B", stem + ".B.f32"}});
       outputs.push_back(stem + ".C.f32");
@@ -76,8 +82,11 @@ json WriteRequest(const std::string& dir, const HarnessOptions& options,
                          {"max_reps", t.reps.max},   {"max_seconds", t.reps.max_seconds},
                          {"target_spread", t.reps.target_spread}};
   }
-  std::ofstream(dir + "request.json") << request.dump(1);
-  return request;
+  if (!written) return written;
+  std::ofstream out(dir + "request.json");
+  out << request.dump(1);
+  if (!out) return MakeError("cannot write " + dir + "request.json");
+  return Status::Ok();
 }
 
 Command HarnessCommand(const std::string& executable, const std::string& dir,
@@ -104,12 +113,10 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   return cmd;
 }
 
+// A missing or short output stays empty: the case is then judged as not having produced one.
 std::vector<float> ReadOutput(const std::string& dir, const std::string& name, std::size_t count) {
-  try {
-    return raw_file::read(dir, name, count);
-  } catch (const std::exception&) {
-    return {};
-  }
+  auto values = ReadFloatFile(dir + name, static_cast<int64_t>(count), 1);
+  return values.ok() ? std::move(*values) : std::vector<float>{};
 }
 
 LaunchInfo ParseLaunch(const json& l) {
@@ -132,9 +139,12 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   fs::create_directories(dir);
   for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log"})
     fs::remove(dir + stale);
-  WriteRequest(dir, options, cases);
-
   HarnessRun run;
+  if (const Status written = WriteRequest(dir, options, cases); !written) {
+    for (const MatrixCase& c : cases) run.cases.push_back({c.id});
+    run.harness_error = "the grader could not write the harness's inputs: " + written.error();
+    return run;
+  }
   run.process = runner.Run(HarnessCommand(executable, dir, options));
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
