@@ -57,6 +57,11 @@ json outcome_json(const labkit::CaseOutcome& o) {
                         {"block", {l.block[0], l.block[1], l.block[2]}},
                         {"dynamic_shared_bytes", l.dynamic_shared_bytes}});
   j["launches"] = launches;
+  json transfers = json::array();
+  for (const labkit::TransferRecord& t : o.transfers)
+    transfers.push_back(
+        {{"call", t.call}, {"kind", labkit::TransferKindName(t.kind)}, {"bytes", t.bytes}});
+  j["transfers"] = transfers;
   return j;
 }
 

@@ -5,14 +5,16 @@
 
 #include "labkit_emu/launch.h"
 #include "launch_log.h"
+#include "link_wraps.h"
 
-// The mangled name of emu::detail::launch(emu::detail::LaunchRequest const&), with the prefixes
-// the linker's --wrap gives it.
-extern "C" void __real__ZN3emu6detail6launchERKNS0_13LaunchRequestE(
-    const emu::detail::LaunchRequest& request);
+// emu::detail::launch(emu::detail::LaunchRequest const&) under the names the linker's --wrap gives
+// it (LABKIT_EMU_LAUNCH is its mangled name).
+extern "C" void labkit_real_launch(const emu::detail::LaunchRequest& request) __asm__(
+    "__real_" LABKIT_EMU_LAUNCH);
+extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) __asm__(
+    "__wrap_" LABKIT_EMU_LAUNCH);
 
-extern "C" void __wrap__ZN3emu6detail6launchERKNS0_13LaunchRequestE(
-    const emu::detail::LaunchRequest& request) {
+extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   labkit::LaunchRecord record;
   Dl_info info{};
   record.kernel = dladdr(request.kernel, &info) != 0 && info.dli_sname != nullptr
@@ -24,7 +26,7 @@ extern "C" void __wrap__ZN3emu6detail6launchERKNS0_13LaunchRequestE(
   record.block[2] = request.block.z;
   record.dynamic_shared_bytes = request.dynamic_smem;
   labkit::RecordLaunch(record);
-  __real__ZN3emu6detail6launchERKNS0_13LaunchRequestE(request);
+  labkit_real_launch(request);
 }
 
 namespace labkit {

@@ -45,18 +45,17 @@ CaseOutcome finish_launch() {
   return outcome;
 }
 
+// Calls the student's function. A host-side one writes `host_C`, which the caller uploads once the
+// capture of the student's own transfers has ended.
 void call_exercise(const MatmulExercise& ex, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C,
-                   const MatmulCase& c) {
+                   const MatmulCase& c, std::vector<float>& host_C) {
   if (!ex.host_side) {
     call_matmul(ex, A.data(), B.data(), C.data(), c.m, c.n, c.k, c.params);
     return;
   }
-  std::vector<float> host_C(C.size());
-  std::vector<float> poisoned(C.size());
-  std::memset(poisoned.data(), 0xFF, poisoned.size() * sizeof(float));
-  host_C = poisoned;
+  host_C.assign(C.size(), 0.0f);
+  std::memset(host_C.data(), 0xFF, host_C.size() * sizeof(float));  // poisoned: NaN
   call_matmul(ex, c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k, c.params);
-  C.upload(host_C);
 }
 
 // The student's code gets the inputs as `const`; a kernel that writes them anyway (swapped
@@ -116,20 +115,30 @@ CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const Matmu
     C.poison();
     LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
 
-    LaunchCapture capture;
-    call_exercise(ex, A, B, C, c);
-    CaseOutcome outcome = finish_launch();
-    outcome.launches = capture.take();
+    CaseOutcome outcome;
+    std::vector<float> host_C;
+    {
+      // Open while the student's code runs, and until its work on the device is done (a thread it
+      // left behind could still be copying).
+      LaunchCapture launches;
+      TransferCapture transfers;
+      call_exercise(ex, A, B, C, c, host_C);
+      outcome = finish_launch();
+      outcome.launches = launches.take();
+      outcome.transfers = transfers.take();
+    }
     if (outcome.status != "ok") return outcome;
+    if (ex.host_side) C.upload(host_C);
 
     C_out = C.download();
     for (const auto& [matrix, name] :
          {std::pair<const DeviceMatrix*, const char*>{&A, "A"}, {&B, "B"}, {&C, "C"}}) {
       const std::string hit = matrix->check_guards(name);
-      if (!hit.empty()) return {"guard_violation", "", hit, outcome.launches};
+      if (!hit.empty()) return {"guard_violation", "", hit, outcome.launches, outcome.transfers};
     }
     const std::string modified = check_inputs(A, B, c);
-    if (!modified.empty()) return {"input_modified", "", modified, outcome.launches};
+    if (!modified.empty())
+      return {"input_modified", "", modified, outcome.launches, outcome.transfers};
     return outcome;
   } catch (const CudaError& e) {
     return {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};

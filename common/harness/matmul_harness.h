@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "launch_log.h"
+#include "transfer_log.h"
 
 namespace labkit {
 
@@ -53,6 +54,7 @@ struct CaseOutcome {
   std::string error;          // e.g. cudaErrorIllegalAddress
   std::string detail;
   std::vector<LaunchRecord> launches;  // what the student's function launched
+  std::vector<TransferRecord> transfers;  // what it copied, and host-visible memory it set up
 };
 
 struct MatmulCase {

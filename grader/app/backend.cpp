@@ -8,7 +8,15 @@ namespace labkit {
 
 const char* ToString(Backend backend) { return backend == Backend::kGpu ? "gpu" : "cpu"; }
 const char* ToString(Flavour flavour) {
-  return flavour == Flavour::kDefault ? "default" : "nofma";
+  switch (flavour) {
+    case Flavour::kDefault:
+      return "default";
+    case Flavour::kNoFma:
+      return "nofma";
+    case Flavour::kThreadSanitizer:
+      return "tsan";
+  }
+  return "?";
 }
 
 bool GpuPresent() {

@@ -9,10 +9,12 @@ const char* UsageText() {
   return R"(usage:
   labgrade check <lab> [--src DIR] [--seed N] [--backend auto|gpu|cpu] [--json FILE]
                        [--gradescope DIR] [--require full|given-only] [--work DIR] [--color]
+                       [--tsan]
       Grade one submission (default --src: the lab's starter folder). --seed reproduces a run's
       random inputs (every run prints its seed). --backend auto uses a GPU where one answers and
       the CPU backend otherwise. --json writes the result (docs/RESULTS_SCHEMA.md); --gradescope
-      writes DIR/results.json in Gradescope's format.
+      writes DIR/results.json in Gradescope's format. --tsan (CPU backend) also runs a
+      ThreadSanitizer build, which names the two source lines of a race between threads.
   labgrade grade <lab> --submissions DIR --out DIR [--jobs N] [--seed N] [--backend ...]
                        [--regrade [NAME,...|all]]
       Grade a whole class: one folder, zip or tar per student in --submissions. Results,
@@ -169,6 +171,9 @@ Result<CliCommand> ParseCommandLine(int argc, const char* const* argv) {
     } else if (a == "--color") {
       if (auto s = flag_for(true); !s) return MakeError(s.error());
       cmd.check.color = true;
+    } else if (a == "--tsan") {
+      if (auto s = flag_for(true); !s) return MakeError(s.error());
+      cmd.check.thread_sanitizer = true;
     } else if (a == "--src" || a == "--seed" || a == "--json" || a == "--gradescope" ||
                a == "--backend" || a == "--require" || a == "--work") {
       if (auto s = flag_for(true); !s) return MakeError(s.error());

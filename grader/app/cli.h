@@ -27,6 +27,7 @@ struct CheckCommand {
   Requirement require = Requirement::kNone;
   std::string work_dir;  // empty: a fresh temporary folder, removed afterwards
   bool color = false;
+  bool thread_sanitizer = false;  // --tsan
 };
 
 struct BatchCommand {

@@ -10,6 +10,8 @@
 #include "diagnostics_text.h"
 #include "inputs.h"
 #include "query_grader.h"
+#include "transfer_check.h"
+#include "tsan_report.h"
 #include "tolerance.h"
 
 namespace labkit {
@@ -176,6 +178,61 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
   return "";
 }
 
+// CPU backend, --tsan: the ThreadSanitizer build on the small cases; "" when it found no race.
+// It can only add to what the other checks found: when it cannot run, a note says so.
+std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
+                                   const std::vector<MatrixCase>& cases, const std::string& dir,
+                                   std::vector<std::string>* notes) {
+  auto note = [&](const std::string& text) {
+    if (notes != nullptr) notes->push_back("ThreadSanitizer check not run: " + text);
+    return std::string();
+  };
+  const BuildOutcome& build = env.builds.at(Flavour::kThreadSanitizer);
+  if (!build.ok) return note("its build failed: " + build.message.substr(0, 300));
+  // Two or three tile phases and partial tiles show a missing barrier; TSan makes every access
+  // several times slower, so larger cases would only cost time.
+  std::vector<MatrixCase> small;
+  for (const MatrixCase& c : cases)
+    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
+  if (small.empty() && !cases.empty())
+    small.push_back(*std::min_element(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
+      return a.shape.m * a.shape.n * a.shape.k < b.shape.m * b.shape.n * b.shape.k;
+    }));
+  HarnessOptions options;
+  options.exercise = ex.id;
+  options.exact_layout = true;
+  options.thread_sanitizer = true;
+  options.emu_kernels_json = env.kernels_json;
+  options.timeout_seconds = 300;
+  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
+  const std::string races =
+      DescribeDataRaces(ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files),
+                        env.src_dir);
+  if (!races.empty()) return races;
+  if (!run.process.started || (!run.done && run.harness_error.empty()))
+    return note("the program did not run to its end under it (" + run.process.Describe() + ")");
+  return "";
+}
+
+// CPU backend: a result that depends on the thread order, and with --tsan the racing lines.
+std::string CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                           const HarnessRun& forward, const std::string& executable,
+                           const std::string& dir, std::string& status,
+                           std::vector<std::string>* notes) {
+  std::string order = OrderFailure(env, ex, cases, forward, executable, dir, status);
+  const bool order_dependent = order.find("depends on the order") != std::string::npos;
+  if (!env.thread_sanitizer) {
+    if (order_dependent)
+      order += " (labgrade check with --tsan names the two lines that race.)";
+    return order;
+  }
+  if (!order.empty() && !order_dependent) return order;  // it failed another way first
+  const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
+  if (races.empty()) return order;
+  status = "failed";
+  return order.empty() ? races : order + "\n\n" + races;
+}
+
 // GPU backend: the default build once under memcheck (exact allocations, so reads past the end
 // are seen) and once under racecheck (small cases: racecheck is slow).
 std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, std::vector<MatrixCase> cases,
@@ -275,6 +332,8 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
 std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                              std::vector<std::string>& notes) {
   if (ex.kernel.empty()) return "";  // a host-side exercise
+  const std::string host_work = HostTransferFailure(ex.function, run.cases);
+  if (!host_work.empty()) return host_work;
   std::vector<std::string> launched;
   for (const CaseRun& c : run.cases)
     for (const LaunchInfo& l : c.launches)
@@ -359,8 +418,12 @@ std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
                                   const std::string& executable, const std::string& dir) {
   std::string status;
   if (env.backend == Backend::kCpu) {
-    const std::string race = OrderFailure(env, ex, cases, forward, executable, dir, status);
-    return race.find("depends on the order") != std::string::npos ? race : "";
+    const std::string race =
+        CpuRaceFailure(env, ex, cases, forward, executable, dir, status, nullptr);
+    return race.find("depends on the order") != std::string::npos ||
+                   race.find("ThreadSanitizer found") != std::string::npos
+               ? race
+               : "";
   }
   return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
 }
@@ -402,13 +465,16 @@ ExerciseVerdict GradeMatmulRun(GradeEnv& env, const Exercise& ex, const Exercise
   }
 
   std::string status;
+  std::vector<std::string> notes;
   const std::string& exe = env.builds.at(Flavour::kDefault).executable;
-  const std::string checker = env.backend == Backend::kCpu
-                                  ? OrderFailure(env, run, cases, forward, exe, dir, status)
-                                  : SanitizerFailure(env, run, cases, exe, dir, status);
+  const std::string checker =
+      env.backend == Backend::kCpu
+          ? CpuRaceFailure(env, run, cases, forward, exe, dir, status, &notes)
+          : SanitizerFailure(env, run, cases, exe, dir, status);
   if (!checker.empty()) return Verdict(ex, status, checker);
 
   ExerciseVerdict verdict = Verdict(ex, "passed", "");
+  verdict.notes = notes;
   const std::string technique = TechniqueFailure(env, ex, forward, verdict.notes);
   if (!technique.empty()) return Verdict(ex, "technique", technique);
   return verdict;

@@ -40,6 +40,9 @@ struct GradeEnv {
   // Kernels whose PTX reads a __constant__ variable, read once on first need.
   std::optional<std::set<std::string>> constant_readers;
   std::string constant_readers_error;
+  // CPU backend, --tsan: builds.at(Flavour::kThreadSanitizer) exists and every matmul exercise is
+  // also run under it.
+  bool thread_sanitizer = false;
 };
 
 struct ExerciseVerdict {

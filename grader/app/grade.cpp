@@ -28,9 +28,14 @@ void Say(const GradeRequest& request, const std::string& line) {
   if (request.progress) request.progress(line);
 }
 
-// Reads the kernels' resources with nvcc; on the CPU backend also hands them to the emulator.
+// Reads the kernels' resources: on the GPU backend from the default build's own ptxas report, on
+// the CPU backend from nvcc run for the modelled GPU (and hands them to the emulator).
 void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
-  const std::string text = builder.ResourceReportText(src_dir, env.resources_error);
+  const BuildOutcome& build = env.builds[Flavour::kDefault];
+  const bool from_build = env.backend == Backend::kGpu && build.ok &&
+                          build.compiler_output.find("ptxas info") != std::string::npos;
+  const std::string text =
+      from_build ? build.compiler_output : builder.ResourceReportText(src_dir, env.resources_error);
   if (text.empty()) return;
   auto report = ParsePtxasReport(text);
   if (!report) {
@@ -169,6 +174,14 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
                                         request.work_dir + "/build_" + ToString(flavour),
                                         request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
+  }
+  if (request.thread_sanitizer && request.backend == Backend::kCpu &&
+      env.builds[Flavour::kDefault].ok) {
+    Say(request, "building (ThreadSanitizer flavour)");
+    env.builds[Flavour::kThreadSanitizer] =
+        builder.Build(request.src_dir, request.work_dir + "/build_tsan", request.backend,
+                      Flavour::kThreadSanitizer);
+    env.thread_sanitizer = true;
   }
   if (env.builds[Flavour::kDefault].timed_out)
     env.resources_error = "the file did not compile in time";

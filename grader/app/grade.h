@@ -22,6 +22,8 @@ struct GradeRequest {
   std::string work_dir;  // scratch, created if missing
   // Progress lines for a person watching ("building the default flavour..."); may be empty.
   std::function<void(const std::string&)> progress;
+  // CPU backend: also build under ThreadSanitizer and name the lines of any race (--tsan).
+  bool thread_sanitizer = false;
   // A batch measures the reference solution's speed once for all submissions; null: per call.
   class ReferenceTimingCache* reference_cache = nullptr;
 };

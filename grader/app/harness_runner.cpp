@@ -1,5 +1,6 @@
 #include "harness_runner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,22 @@ std::string ReadText(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// ThreadSanitizer writes its reports to <log_path>.<pid>, one file per process.
+std::vector<std::string> ThreadSanitizerLogs(const std::string& dir) {
+  std::vector<std::string> logs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().filename().string().rfind("tsan.", 0) == 0) logs.push_back(entry.path());
+  std::sort(logs.begin(), logs.end());
+  return logs;
+}
+
+std::string ReadThreadSanitizerLogs(const std::string& dir) {
+  std::string text;
+  for (const std::string& log : ThreadSanitizerLogs(dir)) text += ReadText(log);
+  return text;
 }
 
 std::vector<json> ReadJsonLines(const std::string& path) {
@@ -110,6 +127,11 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
   if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  if (options.thread_sanitizer) {
+    // One OS thread: blocks run one after another, so every report is between threads of a block.
+    cmd.env["LABKIT_EMU_THREADS"] = "1";
+    cmd.env["TSAN_OPTIONS"] = "log_path=" + dir + "tsan exitcode=0 report_signal_unsafe=0";
+  }
   return cmd;
 }
 
@@ -130,6 +152,19 @@ LaunchInfo ParseLaunch(const json& l) {
   return info;
 }
 
+// The line comes from a process the student's code ran in: a field of the wrong type reads as
+// unknown rather than stopping the grader.
+TransferInfo ParseTransfer(const json& t) {
+  auto text = [&](const char* key) {
+    return t.contains(key) && t[key].is_string() ? t[key].get<std::string>() : "?";
+  };
+  TransferInfo info;
+  info.call = text("call");
+  info.kind = text("kind");
+  if (t.contains("bytes") && t["bytes"].is_number()) info.bytes = t["bytes"].get<long long>();
+  return info;
+}
+
 }  // namespace
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
@@ -139,6 +174,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   fs::create_directories(dir);
   for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log"})
     fs::remove(dir + stale);
+  for (const std::string& stale : ThreadSanitizerLogs(dir)) fs::remove(stale);
   HarnessRun run;
   if (const Status written = WriteRequest(dir, options, cases); !written) {
     for (const MatrixCase& c : cases) run.cases.push_back({c.id});
@@ -170,6 +206,9 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
         r.detail = line.value("detail", "");
         if (line.contains("launches") && line["launches"].is_array())
           for (const json& l : line["launches"]) r.launches.push_back(ParseLaunch(l));
+        if (line.contains("transfers") && line["transfers"].is_array())
+          for (const json& t : line["transfers"])
+            if (t.is_object()) r.transfers.push_back(ParseTransfer(t));
         if (r.status == "ok")
           r.C = ReadOutput(dir, cases[i].id + ".C.f32",
                            static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));
@@ -184,6 +223,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   }
   run.emu_diagnostics = ReadJsonLines(dir + "emu_report.jsonl");
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
+  if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
   return run;
 }
 

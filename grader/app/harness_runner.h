@@ -33,6 +33,7 @@ struct HarnessOptions {
   std::string emu_order;        // CPU backend: forward | reverse | random:SEED; empty: default
   std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
   std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
+  bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
@@ -46,6 +47,15 @@ struct LaunchInfo {
   long long dynamic_shared_bytes = 0;
 };
 
+// A copy the student's code made, or host-visible memory it set up (common/harness/transfer_log.h).
+struct TransferInfo {
+  std::string call;  // the runtime function, e.g. cudaMemcpy
+  // device_to_host | host_to_device | device_to_device | host_to_host | host_allocation |
+  // managed_allocation
+  std::string kind;
+  long long bytes = 0;
+};
+
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
@@ -54,6 +64,7 @@ struct CaseRun {
   std::string detail;
   std::vector<float> C;
   std::vector<LaunchInfo> launches;  // what the student's code launched, in order
+  std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
 };
 
 struct HarnessRun {
@@ -63,7 +74,7 @@ struct HarnessRun {
   nlohmann::json device;     // the "device" line
   std::vector<CaseRun> cases;
   std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
-  std::string sanitizer_log;                    // compute-sanitizer's own report
+  std::string sanitizer_log;  // compute-sanitizer's or ThreadSanitizer's own report
   std::optional<nlohmann::json> timing;         // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
   std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe

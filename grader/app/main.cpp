@@ -115,6 +115,10 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
     request.work_dir = fs::absolute(options.work_dir).string();
   }
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+  request.thread_sanitizer = options.thread_sanitizer;
+  if (options.thread_sanitizer && request.backend != Backend::kCpu)
+    std::cerr << "labgrade: --tsan applies to the CPU backend only; on a GPU, "
+                 "compute-sanitizer racecheck looks for races instead\n";
 
   SandboxedProcessRunner runner(
       GradingSandboxPolicy(manifest, spec.id, request.src_dir, request.work_dir,

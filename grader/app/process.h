@@ -25,6 +25,9 @@ struct Command {
   // cgroup.procs files the child moves itself into before exec (sandbox.cpp); if one cannot be
   // written the child exits with status 125 rather than run unlimited.
   std::vector<std::string> cgroup_procs;
+  // Bytes the process and its descendants may hold resident, polled every 100 ms from /proc; above
+  // it all of them are killed (the sandbox's memory limit where no cgroup can be had). 0: none.
+  long long resident_memory_limit = 0;
 };
 
 struct ProcessResult {
@@ -35,7 +38,8 @@ struct ProcessResult {
   std::string output;    // stdout and stderr interleaved, cut at the output limit
   std::size_t output_dropped = 0;
   double seconds = 0;
-  std::string start_error;  // why it could not be started
+  std::string start_error;       // why it could not be started
+  bool memory_exceeded = false;  // killed for holding more than resident_memory_limit
 
   bool Succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   // "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 60 s"...

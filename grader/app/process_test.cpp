@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 namespace labkit {
 namespace {
 
@@ -58,6 +60,33 @@ TEST(Process, EnvironmentIsAdded) {
   cmd.argv = {"/bin/sh", "-c", "echo $LABKIT_TEST_VALUE"};
   cmd.env["LABKIT_TEST_VALUE"] = "forty-two";
   EXPECT_EQ(runner.Run(cmd).output, "forty-two\n");
+}
+
+// dd holds its 256 MiB buffer while it waits to write into a pipe nobody reads: the memory stays
+// resident until the poll sees it, however fast this machine fills it.
+constexpr const char* kHold256MiB = "dd if=/dev/zero bs=256M count=1 2>/dev/null | sleep 8";
+
+TEST(Process, ResidentMemoryAboveTheLimitKillsTheTree) {
+  SystemProcessRunner runner;
+  Command cmd;
+  cmd.argv = {"/bin/sh", "-c", std::string("echo before; ") + kHold256MiB + "; echo survived"};
+  cmd.resident_memory_limit = 64LL << 20;
+  const ProcessResult r = runner.Run(cmd);
+  EXPECT_TRUE(r.memory_exceeded);
+  EXPECT_EQ(r.signal, SIGKILL) << r.Describe();
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_LT(r.seconds, 6.0);        // caught by the poll, not by sleep ending
+  EXPECT_EQ(r.output, "before\n");  // what it wrote before is kept; nothing ran after
+}
+
+TEST(Process, ResidentMemoryUnderTheLimitRuns) {
+  SystemProcessRunner runner;
+  Command cmd;
+  cmd.argv = {"/bin/sh", "-c", "dd if=/dev/zero bs=8M count=1 2>/dev/null | sleep 0.5"};
+  cmd.resident_memory_limit = 256LL << 20;
+  const ProcessResult r = runner.Run(cmd);
+  EXPECT_FALSE(r.memory_exceeded);
+  EXPECT_TRUE(r.Succeeded()) << r.Describe() << r.output;
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <sstream>
 #include <thread>
 
+#include "process_memory.h"
+
 extern char** environ;
 
 namespace labkit {
@@ -539,9 +541,17 @@ void SandboxedProcessRunner::Init() {
          "PID namespace: a process that leaves its process group outlives the command" +
              std::string(pids_cgroup_ || memory_cgroup_ ? " unless the cgroup catches it" : "")});
   }
+  memory_poll_ = !memory_cgroup_ && policy_.memory_bytes > 0 && CanMeasureResidentMemory();
   if (memory_cgroup_) {
     enforced_.push_back(std::string("memory (cgroup ") + (cgroups.memory.v2 ? "v2" : "v1") + ", " +
                         std::to_string(policy_.memory_bytes >> 20) + " MiB)");
+  } else if (memory_poll_) {
+    enforced_.push_back("memory (resident size of the command's processes, polled every 100 ms, " +
+                        std::to_string(policy_.memory_bytes >> 20) + " MiB)");
+    not_enforced_.push_back("exact memory limit: " + cgroups.memory.why_not +
+                            "; the resident size is polled instead, so a fast allocation can "
+                            "overshoot for a moment and files in /tmp (held in memory) are not "
+                            "counted");
   } else if (policy_.memory_bytes > 0) {
     not_enforced_.push_back("memory limit: " + cgroups.memory.why_not +
                             " (RLIMIT_AS is not used: CUDA needs far more address space than "
@@ -586,6 +596,7 @@ Command SandboxedProcessRunner::Wrap(const Command& command) const {
   wrapped.env.clear();
   if (wrapped.cpu_seconds_limit <= 0) wrapped.cpu_seconds_limit = policy_.cpu_seconds;
   wrapped.open_files_limit = policy_.open_files;
+  if (memory_poll_) wrapped.resident_memory_limit = policy_.memory_bytes;
   if (getuid() != 0 && policy_.user_process_limit > 0) {
     wrapped.process_limit = policy_.user_process_limit;
   } else if (getuid() != 0 && policy_.user_process_limit < 0 && policy_.max_tasks > 0) {
@@ -680,10 +691,15 @@ ProcessResult SandboxedProcessRunner::Run(const Command& command) {
     result.signal = result.exit_code - 128;
     result.exit_code = -1;
   }
-  if (cgroups.OomKilled())
-    result.output += "\n[labgrade: the program used more than the memory limit of " +
-                     std::to_string(policy_.memory_bytes >> 20) +
-                     " MiB and was stopped by the kernel]\n";
+  // The line DescribeDeath (diagnostics_text.cpp) looks for.
+  const std::string over_limit = "\n[labgrade: the program used more than the memory limit of " +
+                                 std::to_string(policy_.memory_bytes >> 20) +
+                                 " MiB and was stopped by ";
+  if (cgroups.OomKilled()) {
+    result.output += over_limit + "the kernel]\n";
+  } else if (result.memory_exceeded) {
+    result.output += over_limit + "labgrade]\n";
+  }
   return result;
 }
 

@@ -3,7 +3,8 @@
 // SandboxedProcessRunner decorates another ProcessRunner: it rewrites each Command into a
 // bubblewrap (bwrap) invocation when bwrap works here (no network, a read-only view of the few
 // folders the command needs, writable only in the scratch folder, its own PID namespace), puts it
-// in a memory- and pids-limited cgroup where one can be created, and adds rlimits. What cannot be
+// in a memory- and pids-limited cgroup where one can be created (else has the runner poll its
+// resident memory), and adds rlimits. What cannot be
 // had on this machine falls back to less and is listed in not_enforced(), so that labgrade can say
 // so once and reports can record it.
 #pragma once
@@ -29,8 +30,9 @@ struct SandboxPolicy {
   std::vector<std::string> keep_env_prefixes = {"PATH", "LD_LIBRARY_PATH", "LANG",    "LC_",
                                                 "TZ",   "CUDA_",           "NVIDIA_", "LABKIT_"};
 
-  long long memory_bytes = 8LL << 30;  // cgroup memory limit (never RLIMIT_AS: CUDA needs VA)
-  long long max_tasks = 1024;          // processes + threads inside the sandbox (pids cgroup)
+  // Memory limit: the cgroup's, else the resident size polled (never RLIMIT_AS: CUDA needs VA).
+  long long memory_bytes = 8LL << 30;
+  long long max_tasks = 1024;  // processes + threads inside the sandbox (pids cgroup)
   // RLIMIT_NPROC, applied only when labgrade does not run as root (root is exempt). It counts every
   // process and thread of the user, not of the command (docs/SANDBOX.md): -1 = the user's count
   // when the command starts plus max_tasks; 0 = leave it as it is; else that value.
@@ -65,6 +67,8 @@ class SandboxedProcessRunner : public ProcessRunner {
   ProcessResult Run(const Command& command) override;
 
   bool namespaces() const { return bwrap_ok_; }  // bwrap works: fs view, network, PID namespace
+  // A memory limit holds: the cgroup's, or else labgrade polling the resident size.
+  bool memory_limited() const { return memory_cgroup_ || memory_poll_; }
   const std::vector<std::string>& enforced() const { return enforced_; }
   const std::vector<std::string>& not_enforced() const { return not_enforced_; }
   // "labgrade: sandbox: NOT enforced here: ..." or empty when everything is.
@@ -85,6 +89,7 @@ class SandboxedProcessRunner : public ProcessRunner {
   bool disable_userns_ = false;
   std::string bwrap_path_;
   bool memory_cgroup_ = false;
+  bool memory_poll_ = false;  // no memory cgroup: the runner polls the resident size instead
   bool pids_cgroup_ = false;
   std::vector<std::string> enforced_;
   std::vector<std::string> not_enforced_;

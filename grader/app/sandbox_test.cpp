@@ -264,9 +264,11 @@ TEST(Sandbox, MemoryHogIsStopped) {
   policy.memory_bytes = 64LL << 20;
   SystemProcessRunner system;
   SandboxedProcessRunner runner(system, policy);
-  if (!Enforces(runner, "memory"))
-    GTEST_SKIP() << "no memory cgroup here, so memory is not limited (RLIMIT_AS is not used "
-                    "because CUDA needs the address space)";
+  // (Without one the resident size is polled: the test after this one.)
+  if (!Enforces(runner, "memory (cgroup"))
+    GTEST_SKIP() << "no memory cgroup here (RLIMIT_AS is not used because CUDA needs the address "
+                    "space):\n"
+                 << runner.Warning();
   // dd fills one 256 MiB buffer: four times the limit.
   const ProcessResult r =
       runner.Run(Shell("dd if=/dev/zero of=/dev/null bs=256M count=1 && echo survived"));
@@ -275,6 +277,43 @@ TEST(Sandbox, MemoryHogIsStopped) {
   EXPECT_NE(r.output.find("memory limit of 64 MiB"), std::string::npos) << r.output;
   // The same well under the limit runs.
   EXPECT_TRUE(runner.Run(Shell("dd if=/dev/zero of=/dev/null bs=8M count=1")).Succeeded());
+}
+
+TEST(Sandbox, WithoutACgroupMemoryIsLimitedByPollingAndTheWarningSaysSo) {
+  Fixture f;
+  SandboxPolicy policy = f.Policy();
+  policy.memory_bytes = 64LL << 20;
+  policy.cgroup_parent = "none";
+  SystemProcessRunner system;
+  SandboxedProcessRunner runner(system, policy);
+  ASSERT_TRUE(runner.memory_limited()) << runner.Warning();
+  EXPECT_TRUE(Enforces(runner, "memory (resident size")) << runner.Warning();
+  EXPECT_NE(runner.Warning().find("exact memory limit: cgroups are switched off; the resident "
+                                  "size is polled instead"),
+            std::string::npos)
+      << runner.Warning();
+  // dd holds its 256 MiB buffer (four times the limit) while it waits on a pipe nobody reads.
+  const ProcessResult r =
+      runner.Run(Shell("dd if=/dev/zero bs=256M count=1 2>/dev/null | sleep 8; echo survived"));
+  EXPECT_FALSE(r.Succeeded());
+  EXPECT_EQ(r.output.find("survived"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[labgrade: the program used more than the memory limit of 64 MiB and "
+                          "was stopped by labgrade]"),
+            std::string::npos)
+      << r.output;
+  EXPECT_LT(r.seconds, 6.0);
+}
+
+TEST(Sandbox, AZeroMemoryLimitIsNoLimitAndNothingIsPolled) {
+  Fixture f;
+  SandboxPolicy policy = f.Policy();
+  policy.cgroup_parent = "none";
+  policy.memory_bytes = 0;
+  SystemProcessRunner system;
+  SandboxedProcessRunner runner(system, policy);
+  EXPECT_FALSE(runner.memory_limited());
+  EXPECT_FALSE(Enforces(runner, "memory"));
+  EXPECT_EQ(runner.Wrap(Shell("echo ok")).resident_memory_limit, 0);
 }
 
 TEST(Sandbox, WithoutBubblewrapFallsBackAndSaysWhatIsMissing) {

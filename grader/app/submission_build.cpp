@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <iterator>
 #include <regex>
 #include <sstream>
+
+#include "link_wraps.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -32,11 +35,38 @@ std::string CappedOutput(const ProcessResult& r) {
 bool IsForbiddenDefinition(const std::string& symbol) {
   // Defining one of these would replace the kit's or CUDA's own code inside the harness: a
   // redefined cudaEventElapsedTime could report any time it liked.
+  // __wrap_*: the harness's link-time wrappers (link_wraps.h), which note launches and copies.
   static const std::regex forbidden(
       "^(main|cuda[A-Za-z0-9_]*|cu[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|_ZN6labkit.*|_ZN3emu.*|"
-      "nvtx[A-Za-z0-9_]*|cublas.*|_Z[0-9]+cuda.*)$");
+      "nvtx[A-Za-z0-9_]*|cublas.*|_Z[0-9]+cuda.*|__wrap_.*|__real_.*)$");
   return std::regex_match(symbol, forbidden);
 }
+
+bool IsForbiddenReference(const std::string& symbol) {
+  // With --wrap=X the linker sends __real_X to the runtime's own X: a call by that name would
+  // slip past the harness's wrapper of X. Looking functions up at run time (dlsym, the driver
+  // API's entry points) would too; no lab needs either.
+  static const std::regex forbidden(
+      "^(__real_.*|dlsym|dlvsym|dlopen|dlmopen|cudaGetDriverEntryPoint.*|cuGetProcAddress.*)"
+      "(@.*)?$");
+  return std::regex_match(symbol, forbidden);
+}
+
+namespace {
+
+// -Xlinker --wrap=X (nvcc) or -Wl,--wrap=X (g++) for every name of the harness's table.
+template <std::size_t N>
+void AddWraps(std::vector<std::string>& cmd, const char* const (&symbols)[N], bool nvcc) {
+  for (const char* symbol : symbols) {
+    if (nvcc) {
+      cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + symbol});
+    } else {
+      cmd.push_back(std::string("-Wl,--wrap=") + symbol);
+    }
+  }
+}
+
+}  // namespace
 
 std::string SubmissionBuilder::GpuArchFlag() const {
   const std::string arch = manifest_.cuda_architectures;
@@ -56,11 +86,16 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
     std::vector<std::string> cmd = {manifest_.nvcc, "-c", "-std=c++17", "-O3", "-lineinfo",
                                     GpuArchFlag(), lab_include, "-o", object, source};
     if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
+    // ptxas's resource report of the kernels that really run, read by the technique checks: one
+    // nvcc run fewer per submission than compiling again for it.
+    if (flavour == Flavour::kDefault) cmd.insert(cmd.begin() + 1, {"-Xptxas", "-v"});
     return cmd;
   }
   std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
                                   lab_include, "-c", source, "-o", object};
   if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 2, "-ffp-contract=off");
+  // -O1: ThreadSanitizer's reports then name the lines as written.
+  if (flavour == Flavour::kThreadSanitizer) cmd.insert(cmd.end(), {"-fsanitize=thread", "-O1"});
   return cmd;
 }
 
@@ -69,9 +104,10 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
                                                         Backend backend) const {
   std::vector<std::string> cmd;
   if (backend == Backend::kGpu) {
-    // --wrap: the harness sees every launch (common/harness/launch_wrap_gpu.cu).
-    cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable, "-Xlinker", "--wrap=__cudaLaunchKernel",
-           "-Xlinker", "--wrap=__cudaGetKernel", "-Xlinker", "--export-dynamic"};
+    // --wrap: the harness sees every launch and copy (common/harness/link_wraps.h).
+    cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable};
+    AddWraps(cmd, kGpuLinkWraps, /*nvcc=*/true);
+    cmd.insert(cmd.end(), {"-Xlinker", "--export-dynamic"});
     cmd.insert(cmd.end(), objects.begin(), objects.end());
     // A group: the harness's main() needs the lab's exercise table, which needs the student's
     // functions; one pass over the archives would miss the earlier ones.
@@ -81,9 +117,9 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
     cmd.insert(cmd.end(), {"-Xlinker", "--end-group"});
     return cmd;
   }
-  // --wrap: the harness sees every launch (common/harness/launch_hook_emu.cpp).
-  cmd = {manifest_.cxx, "-o", executable,
-         "-Wl,--wrap=_ZN3emu6detail6launchERKNS0_13LaunchRequestE"};
+  // --wrap: as above (common/harness/link_wraps.h).
+  cmd = {manifest_.cxx, "-o", executable};
+  AddWraps(cmd, kEmuLinkWraps, /*nvcc=*/false);
   cmd.insert(cmd.end(), objects.begin(), objects.end());
   cmd.push_back("-Wl,--start-group");  // as above
   const auto& libs = manifest_.emu_libs.at(spec_.id);
@@ -95,14 +131,21 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
 
 std::string SubmissionBuilder::CheckSymbols(const std::string& object) const {
   Command nm;
-  nm.argv = {"nm", "-g", "--defined-only", object};
+  nm.argv = {"nm", "-g", object};
   nm.timeout_seconds = 30;
   const ProcessResult r = runner_.Run(nm);
   if (!r.Succeeded()) return "";  // no nm: nothing to check with (the link still catches clashes)
   std::istringstream lines(r.output);
-  std::string address, type, symbol, found;
-  while (lines >> address >> type >> symbol) {
-    if (IsForbiddenDefinition(symbol)) found += (found.empty() ? "" : ", ") + symbol;
+  std::string line, found;
+  while (std::getline(lines, line)) {
+    // "ADDRESS TYPE NAME" for a definition, "U NAME" (no address) for a reference.
+    std::istringstream fields(line);
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+    if (f.size() < 2) continue;
+    const std::string& symbol = f.back();
+    const bool defined = f.size() >= 3 && f[f.size() - 2] != "U";
+    if (defined ? IsForbiddenDefinition(symbol) : IsForbiddenReference(symbol))
+      found += (found.empty() ? "" : ", ") + symbol;
   }
   return found;
 }
@@ -119,6 +162,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   fs::create_directories(work_dir, ec);
 
   std::vector<std::string> objects;
+  std::string compiler_output;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
     if (!fs::is_regular_file(source))
@@ -140,12 +184,14 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       failed.timed_out = r.timed_out;
       return failed;
     }
+    compiler_output += r.output;
     const std::string forbidden = CheckSymbols(object);
     if (!forbidden.empty())
       return Failure("forbidden_symbol",
-                     file + " defines " + forbidden +
+                     file + " defines or calls " + forbidden +
                          ", which belong to CUDA or to the kit. Rename your function; a "
-                         "submission may not replace the runtime or the harness.");
+                         "submission may not replace the runtime or the harness, nor go around "
+                         "it.");
     objects.push_back(object);
   }
 
@@ -153,6 +199,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   out.executable = work_dir + "/harness";
   Command link;
   link.argv = LinkCommand(objects, out.executable, backend);
+  if (flavour == Flavour::kThreadSanitizer) link.argv.insert(link.argv.begin() + 1, "-fsanitize=thread");
   link.timeout_seconds = 120;
   link.output_limit = 64 * 1024;
   const ProcessResult r = runner_.Run(link);
@@ -161,6 +208,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                            "the interface missing or renamed, or a library the lab does not "
                            "allow?):\n" + CappedOutput(r));
   out.ok = true;
+  out.compiler_output = std::move(compiler_output);
   return out;
 }
 

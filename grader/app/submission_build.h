@@ -19,6 +19,9 @@ struct BuildOutcome {
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;
   bool timed_out = false;  // the compiler was stopped at the compile limit
+  // What the compiler printed for a successful build (on the GPU backend's default flavour, with
+  // ptxas's resource report of every kernel).
+  std::string compiler_output;
 };
 
 class SubmissionBuilder {
@@ -47,7 +50,10 @@ class SubmissionBuilder {
   const LabSpec& spec_;
 };
 
-// Global symbols a submission may not define: the CUDA runtime's, the kit's, main.
+// Global symbols a submission may not define: the CUDA runtime's, the kit's, main, the harness's
+// link-time wrappers.
 bool IsForbiddenDefinition(const std::string& symbol);
+// Symbols a submission may not refer to: __real_X, which reaches X past the harness's wrapper.
+bool IsForbiddenReference(const std::string& symbol);
 
 }  // namespace labkit

@@ -8,7 +8,9 @@
 // expect.yaml: exercise (an exercise id, `all`, or `speed`), status, message (substrings),
 // backend (any|cpu|gpu), cpu/gpu (overrides of exercise, status, message, known_failure there),
 // known_failure, leftover_process (a process name that must not outlive grading), max_seconds,
-// isolate (grade in a forked child in its own process group: the case attacks its parent).
+// isolate (grade in a forked child in its own process group: the case attacks its parent),
+// memory_limit_mib (the sandbox's memory limit for this case, lowered like the time limits so that
+// a memory hog reaches it within them; the case skips where no memory limit can be enforced).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,6 +55,7 @@ struct HostileCase {
   Expectation expect, cpu, gpu;
   double max_seconds = 0;
   bool isolate = false;
+  long long memory_limit_mib = 0;  // 0: the sandbox's own
 
   const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
 };
@@ -98,6 +101,7 @@ std::vector<HostileCase> LoadCases() {
       if (n["leftover_process"]) c.leftover_process = n["leftover_process"].as<std::string>();
       if (n["max_seconds"]) c.max_seconds = n["max_seconds"].as<double>();
       if (n["isolate"]) c.isolate = n["isolate"].as<bool>();
+      if (n["memory_limit_mib"]) c.memory_limit_mib = n["memory_limit_mib"].as<long long>();
       cases.push_back(c);
     }
   }
@@ -211,8 +215,10 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
     fs::remove_all(request.work_dir);
     auto grade_to_text = [&](std::string& text) {
       // The sandbox labgrade itself uses: these cases test the grader as a student meets it.
-      SandboxedProcessRunner runner(
-          GradingSandboxPolicy(manifest_, spec.id, request.src_dir, request.work_dir));
+      SandboxPolicy policy =
+          GradingSandboxPolicy(manifest_, spec.id, request.src_dir, request.work_dir);
+      if (c.memory_limit_mib > 0) policy.memory_bytes = c.memory_limit_mib << 20;
+      SandboxedProcessRunner runner(policy);
       const GradeResult result = GradeSubmission(runner, manifest_, spec, request);
       try {
         text = ToJson(result).dump(2);
@@ -260,6 +266,12 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
   const HostileCase& c = GetParam();
   if (c.backend != "any" && c.backend != ToString(BackendUnderTest()))
     GTEST_SKIP() << c.name << " is for the " << c.backend << " backend only";
+  if (c.memory_limit_mib > 0) {
+    const SandboxedProcessRunner probe(SystemSandboxPolicy(fs::temp_directory_path().string()));
+    if (!probe.memory_limited())
+      GTEST_SKIP() << c.name << " needs a memory limit, and none can be enforced here:\n"
+                   << probe.Warning();
+  }
   const Expectation& want = c.Expected();
   std::vector<std::string> problems;
   const auto started = std::chrono::steady_clock::now();

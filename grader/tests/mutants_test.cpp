@@ -29,7 +29,8 @@ struct Mutant {
   std::string lab, file, name, exercise, status;
   std::vector<Replacement> replace;
   std::vector<std::string> expect, expect_cpu, expect_gpu;
-  std::vector<std::string> backends;  // empty: both
+  std::vector<std::string> expect_tsan;  // CPU backend with --tsan: these too
+  std::vector<std::string> backends;     // empty: both
 };
 
 // Printed by gtest for a failing parameter: the name says it all.
@@ -59,11 +60,19 @@ std::vector<Mutant> LoadMutants() {
       mutant.expect = Strings(m["expect"]);
       mutant.expect_cpu = Strings(m["expect_cpu"]);
       mutant.expect_gpu = Strings(m["expect_gpu"]);
+      mutant.expect_tsan = Strings(m["expect_tsan"]);
       mutant.backends = Strings(m["backends"]);
       mutants.push_back(mutant);
     }
   }
   return mutants;
+}
+
+std::vector<Mutant> RaceMutants() {
+  std::vector<Mutant> races;
+  for (const Mutant& m : LoadMutants())
+    if (!m.expect_tsan.empty()) races.push_back(m);
+  return races;
 }
 
 std::string ReadFile(const fs::path& path) {
@@ -82,7 +91,7 @@ class Grading : public ::testing::Test {
   }
 
   GradeResult Grade(const std::string& lab, const std::string& src, uint64_t seed,
-                    const std::string& tag) {
+                    const std::string& tag, bool thread_sanitizer = false) {
     auto spec = LoadLabSpec(manifest_.LabDir(lab));
     EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : spec.error());
     spec_ = *spec;
@@ -91,6 +100,7 @@ class Grading : public ::testing::Test {
     request.submission_name = tag;
     request.backend = BackendUnderTest();
     request.seed = seed;
+    request.thread_sanitizer = thread_sanitizer;
     request.work_dir = (fs::temp_directory_path() / ("labkit_test_" + tag)).string();
     fs::remove_all(request.work_dir);
     return GradeSubmission(runner_, manifest_, *spec, request);
@@ -101,7 +111,37 @@ class Grading : public ::testing::Test {
   SystemProcessRunner runner_;
 };
 
-class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> {};
+class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> {
+ protected:
+  // Grades the mutant (the solution with its replacements) and checks the exercise's verdict and
+  // that every string of `expected` is in its message.
+  void ExpectCaught(const Mutant& m, const std::vector<std::string>& expected,
+                    bool thread_sanitizer) {
+    std::string text = ReadFile(manifest_.source_dir + "/solutions/" + m.lab + "/" + m.file);
+    for (const Replacement& r : m.replace) {
+      const auto at = text.find(r.from);
+      ASSERT_NE(at, std::string::npos) << "mutant " << m.name
+                                       << ": the text to replace is no longer in the solution:\n"
+                                       << r.from;
+      text.replace(at, r.from.size(), r.to);
+    }
+    const std::string tag = "mutant_" + m.name + (thread_sanitizer ? "_tsan" : "");
+    const fs::path dir = fs::temp_directory_path() / ("labkit_" + tag);
+    fs::create_directories(dir);
+    std::ofstream(dir / m.file) << text;
+
+    const GradeResult result = Grade(m.lab, dir.string(), 20261122, tag, thread_sanitizer);
+    const ExerciseResult* found = nullptr;
+    for (const auto& e : result.exercises)
+      if (e.id == m.exercise) found = &e;
+    ASSERT_NE(found, nullptr) << "no result for exercise " << m.exercise;
+    EXPECT_EQ(ToString(found->status), m.status) << found->message;
+    EXPECT_EQ(found->score, 0) << found->message;
+    for (const std::string& e : expected)
+      EXPECT_NE(found->message.find(e), std::string::npos)
+          << "expected '" << e << "' in the message:\n" << found->message;
+  }
+};
 
 TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
   const Mutant& m = GetParam();
@@ -109,36 +149,49 @@ TEST_P(MutantTest, IsCaughtWithTheRightMessage) {
   if (!m.backends.empty() &&
       std::find(m.backends.begin(), m.backends.end(), backend) == m.backends.end())
     GTEST_SKIP() << m.name << " is only checked on " << m.backends.front();
-  std::string text = ReadFile(manifest_.source_dir + "/solutions/" + m.lab + "/" + m.file);
-  for (const Replacement& r : m.replace) {
-    const auto at = text.find(r.from);
-    ASSERT_NE(at, std::string::npos)
-        << "mutant " << m.name << ": the text to replace is no longer in the solution:\n" << r.from;
-    text.replace(at, r.from.size(), r.to);
-  }
-  const fs::path dir = fs::temp_directory_path() / ("labkit_mutant_" + m.name);
-  fs::create_directories(dir);
-  std::ofstream(dir / m.file) << text;
-
-  const GradeResult result = Grade(m.lab, dir.string(), 20261122, "mutant_" + m.name);
-  const ExerciseResult* found = nullptr;
-  for (const auto& e : result.exercises)
-    if (e.id == m.exercise) found = &e;
-  ASSERT_NE(found, nullptr) << "no result for exercise " << m.exercise;
-  EXPECT_EQ(ToString(found->status), m.status) << found->message;
-  EXPECT_EQ(found->score, 0) << found->message;
   std::vector<std::string> expected = m.expect;
   const auto& own = BackendUnderTest() == Backend::kCpu ? m.expect_cpu : m.expect_gpu;
   expected.insert(expected.end(), own.begin(), own.end());
-  for (const std::string& e : expected)
-    EXPECT_NE(found->message.find(e), std::string::npos)
-        << "expected '" << e << "' in the message:\n" << found->message;
+  ExpectCaught(m, expected, /*thread_sanitizer=*/false);
 }
 
 INSTANTIATE_TEST_SUITE_P(Lab, MutantTest, ::testing::ValuesIn(LoadMutants()),
                          [](const ::testing::TestParamInfo<Mutant>& info) {
                            return info.param.name;
                          });
+
+// The races again, under the CPU backend's ThreadSanitizer build: it must name the lines.
+class RaceMutantTest : public MutantTest {};
+
+TEST_P(RaceMutantTest, ThreadSanitizerNamesTheRacingLines) {
+  if (BackendUnderTest() != Backend::kCpu)
+    GTEST_SKIP() << "--tsan is the CPU backend's; on a GPU, racecheck finds races";
+  const Mutant& m = GetParam();
+  std::vector<std::string> expected = m.expect;
+  expected.insert(expected.end(), m.expect_tsan.begin(), m.expect_tsan.end());
+  ExpectCaught(m, expected, /*thread_sanitizer=*/true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab, RaceMutantTest, ::testing::ValuesIn(RaceMutants()),
+                         [](const ::testing::TestParamInfo<Mutant>& info) {
+                           return info.param.name;
+                         });
+
+// No false alarm: every lab's solution under --tsan keeps full correctness marks, and the
+// ThreadSanitizer check really ran (no "not run" note).
+TEST_F(Grading, SolutionsHaveNoRaceUnderThreadSanitizer) {
+  if (BackendUnderTest() != Backend::kCpu)
+    GTEST_SKIP() << "--tsan is the CPU backend's; on a GPU, racecheck finds races";
+  for (const char* lab : {"01_first_kernels", "03_tiled_matmul", "04_occupancy"}) {
+    const GradeResult r = Grade(lab, manifest_.source_dir + "/solutions/" + lab, 7,
+                                std::string("tsan_solution_") + lab, /*thread_sanitizer=*/true);
+    const double unmeasured = r.speed_not_measured && r.speed ? r.speed->max_score : 0;
+    EXPECT_EQ(r.total, r.max_total - unmeasured) << FormatTerminal(r);
+    for (const ExerciseResult& e : r.exercises)
+      for (const std::string& note : e.notes)
+        EXPECT_EQ(note.find("ThreadSanitizer"), std::string::npos) << lab << ": " << note;
+  }
+}
 
 TEST_F(Grading, SameSolutionGetsTheSamePointsEveryTime) {
   const int runs = BackendUnderTest() == Backend::kGpu ? 5 : 2;

@@ -141,6 +141,26 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
   return cudaSuccess;
 }
 
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (auto e = enter(); e != cudaSuccess) return e;
+  if (attributes == nullptr) return record(cudaErrorInvalidValue);
+  *attributes = {cudaMemoryTypeUnregistered, 0, nullptr, const_cast<void*>(ptr)};
+  const auto a = find_allocation(ptr, 0);
+  if (!a) return cudaSuccess;
+  switch (a->kind) {
+    case MemoryKind::device:
+      *attributes = {cudaMemoryTypeDevice, 0, const_cast<void*>(ptr), nullptr};
+      break;
+    case MemoryKind::managed:
+      *attributes = {cudaMemoryTypeManaged, 0, const_cast<void*>(ptr), const_cast<void*>(ptr)};
+      break;
+    case MemoryKind::pinned_host:  // mapped: one address space, so both pointers are the same
+      *attributes = {cudaMemoryTypeHost, 0, const_cast<void*>(ptr), const_cast<void*>(ptr)};
+      break;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t cudaFree(void* ptr) {
   if (auto e = enter(); e != cudaSuccess) return e;
   if (ptr == nullptr) return cudaSuccess;

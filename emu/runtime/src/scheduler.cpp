@@ -153,6 +153,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   queue_next_ = 0;
   released_.clear();
   released_next_ = 0;
+  races_.begin_block(n, blockIdx, blockDim);
   run_phase();  // phase 0: every thread starts and runs to its first barrier (or to the end)
 
   for (unsigned phase = 1; !launch.failed.load(std::memory_order_relaxed) && resolve_barriers();
@@ -161,6 +162,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
     released_next_ = 0;
     run_phase();
   }
+  races_.end_block();
   reset_fibers();
   running_worker = nullptr;
   launch_ = nullptr;
@@ -198,8 +200,8 @@ void Worker::arrive(ctx::transfer_t back) {
   if (leaving_ == nullptr) {
     scheduler_ = back.fctx;
   } else if (leaving_ == finished_) {
-    // Released only now that nothing runs on its stack any more.
-    fibers_.release(finished_);
+    // Retired only now that nothing runs on its stack any more.
+    retire_fiber(finished_);
     finished_ = nullptr;
   } else {
     leaving_->context = back.fctx;
@@ -217,8 +219,15 @@ void Worker::runner_entry(ctx::transfer_t from) {
     const unsigned t = w->queue_[w->queue_next_++];
     w->enter_thread(t);
     w->slots_[t].fiber = me;
+    // ThreadSanitizer sees the CUDA thread only while it runs kernel code; the scheduler's own
+    // bookkeeping (allocating fibers, switching) stays on the scheduler's identity.
+    w->races_.enter_thread(t);
+    w->races_.thread_started();
     w->launch_->request->run_thread(w->launch_->request->closure);
+    w->races_.thread_finished();
+    w->races_.enter_scheduler();
     w->slots_[t].state = State::done;
+    if (w->races_.active()) break;  // one CUDA thread per stack (see retire_fiber)
   }
   if (w->active_runner_ == me) w->active_runner_ = nullptr;
   w->finished_ = me;
@@ -246,7 +255,11 @@ int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) 
   s.predicate = predicate;
   s.file = file;
   s.line = line;
+  const uint64_t ticket = races_.arrive_block_barrier();
+  races_.enter_scheduler();
   suspend_current();
+  races_.enter_thread(current_);
+  races_.depart_block_barrier(ticket);
   switch (op) {
     case BarrierOp::count:
       return barrier_count_;
@@ -266,7 +279,12 @@ void Worker::wait_warp(const char* file, int line) {
   s.at_warp_barrier = true;
   s.file = file;
   s.line = line;
+  const unsigned warp = current_ / 32;
+  const uint64_t ticket = races_.arrive_warp_barrier(warp);
+  races_.enter_scheduler();
   suspend_current();
+  races_.enter_thread(current_);
+  races_.depart_warp_barrier(warp, ticket);
 }
 
 WarpView Worker::exchange(uint64_t value) {
@@ -313,6 +331,7 @@ bool Worker::resolve_barriers() {
         lanes |= 1u << (t - w0);
       }
       warp_released_[w0 / 32] = lanes;
+      races_.warp_barrier_released(w0 / 32);
     }
   }
   if (!any_live) return false;
@@ -331,6 +350,7 @@ bool Worker::resolve_barriers() {
   }
   barrier_count_ = count;
   barrier_live_ = static_cast<int>(n);
+  races_.block_barrier_released();
   released_.resize(n);
   std::iota(released_.begin(), released_.end(), 0u);
   return true;
@@ -378,12 +398,24 @@ void Worker::report_divergence() {
   emit(json, human.c_str());
 }
 
+void Worker::retire_fiber(Fiber* fiber) {
+  if (races_.active()) {
+    retired_.push_back(fiber);
+  } else {
+    fibers_.release(fiber);
+  }
+}
+
 void Worker::reset_fibers() {
   // Threads abandoned at a divergent barrier still hold fibers; their stacks are simply reused.
-  for (Slot& s : slots_) {
+  for (unsigned t = 0; t < slots_.size(); ++t) {
+    Slot& s = slots_[t];
+    if (s.state == State::waiting) races_.abandon_thread(t);
     if (s.state == State::waiting && s.fiber != nullptr) fibers_.release(s.fiber);
     s.fiber = nullptr;
   }
+  for (Fiber* f : retired_) fibers_.release(f);
+  retired_.clear();
   active_runner_ = nullptr;
 }
 

@@ -16,6 +16,7 @@
 #include "fiber.h"
 #include "labkit_emu/device_functions.h"
 #include "labkit_emu/launch.h"
+#include "race_annotations.h"
 
 namespace emu::detail {
 
@@ -87,8 +88,14 @@ class Worker {
   bool resolve_barriers();
   void report_divergence();
   void reset_fibers();
+  // A fiber no thread will run on again: back to the pool, or, under ThreadSanitizer, kept until
+  // the block ends, so that no two CUDA threads of a block ever share a stack (TSan would take
+  // the second one's locals for a race with the first's).
+  void retire_fiber(Fiber* fiber);
 
   FiberPool fibers_;
+  RaceAnnotations races_;
+  std::vector<Fiber*> retired_;  // under ThreadSanitizer: this block's finished fibers
   LaunchState* launch_ = nullptr;
   uint64_t block_linear_ = 0;
   std::vector<Slot> slots_;

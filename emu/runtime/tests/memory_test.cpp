@@ -53,6 +53,30 @@ TEST(Memcpy, ContradictoryDirectionIsBadCopy) {
   cudaFree(d);
 }
 
+TEST(Memory, PointerAttributesSayWhereMemoryLives) {
+  int host = 0;
+  int *device = nullptr, *managed = nullptr, *pinned = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, 64), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&managed, 64), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 64), cudaSuccess);
+  cudaPointerAttributes a{};
+  ASSERT_EQ(cudaPointerGetAttributes(&a, device + 3), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(a.hostPointer, nullptr);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, managed), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeManaged);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, pinned), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeHost);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, &host), cudaSuccess);  // as CUDA 11 and later
+  EXPECT_EQ(a.type, cudaMemoryTypeUnregistered);
+  EXPECT_EQ(a.devicePointer, nullptr);
+  EXPECT_EQ(cudaPointerGetAttributes(nullptr, device), cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  cudaFree(device);
+  cudaFree(managed);
+  cudaFreeHost(pinned);
+}
+
 TEST(Memcpy, PitchedAllocationAnd2DCopies) {
   const size_t width = 5, height = 3;  // floats
   float* d = nullptr;

@@ -36,6 +36,9 @@ struct LaunchRequest {
   int pointer_count;
 };
 void launch(const LaunchRequest& request);
+// Fills a block's shared memory with 0xFF before its first use (not counted as a CUDA thread's
+// write by ThreadSanitizer).
+void poison_shared(void* bytes, size_t size);
 
 // Per-OS-thread state the shared-memory accessors read: the generation of the running block
 // (incremented for every block) and the launch's dynamic shared memory.
@@ -105,9 +108,11 @@ template <class T, int Id>
 T& block_shared() {
   static thread_local detail::RawStorage<T> storage;
   static thread_local uint64_t generation = 0;
-  if (generation != detail::block_generation) {
-    std::memset(storage.bytes, 0xFF, sizeof storage.bytes);
-    generation = detail::block_generation;
+  // Atomic accesses (plain moves on x86) only so that ThreadSanitizer does not take the first
+  // thread's check-and-set for a race with the others' checks: it is the emulator's, not theirs.
+  if (__atomic_load_n(&generation, __ATOMIC_RELAXED) != detail::block_generation) {
+    detail::poison_shared(storage.bytes, sizeof storage.bytes);
+    __atomic_store_n(&generation, detail::block_generation, __ATOMIC_RELAXED);
   }
   return *reinterpret_cast<T*>(storage.bytes);
 }

@@ -39,6 +39,21 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
+// What cudaPointerGetAttributes says a pointer is.
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,  // ordinary host memory
+  cudaMemoryTypeHost = 1,          // pinned (cudaMallocHost / cudaHostAlloc)
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void* devicePointer;  // null for ordinary host memory, as in CUDA
+  void* hostPointer;    // null for device memory, as in CUDA
+};
+
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 

@@ -1,0 +1,67 @@
+#include "harness_runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace labkit {
+namespace {
+
+// Plays the harness: writes a fixed response where the real one would (argv[2]).
+class ScriptedHarness : public ProcessRunner {
+ public:
+  explicit ScriptedHarness(std::string response) : response_(std::move(response)) {}
+  ProcessResult Run(const Command& command) override {
+    std::ofstream(command.argv.at(2)) << response_;
+    ProcessResult r;
+    r.started = true;
+    r.exit_code = 0;
+    return r;
+  }
+
+ private:
+  std::string response_;
+};
+
+TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_test_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ScriptedHarness harness(
+      R"({"type": "device", "backend": "cpu"})"
+      "\n"
+      R"({"type": "case", "id": "c0", "status": "guard_violation", "launches": [], "transfers": [)"
+      R"({"call": "cudaMemcpy", "kind": "device_to_host", "bytes": 3364},)"
+      R"({"call": "cudaMallocHost", "kind": "host_allocation", "bytes": 64}]})"
+      "\n"
+      // Forged or damaged: a field of the wrong type is unknown, an entry that is no object is
+      // skipped; the grader goes on.
+      R"({"type": "case", "id": "c1", "status": "guard_violation", "transfers": [)"
+      R"({"call": 7, "kind": "device_to_device", "bytes": "many"}, 3]})"
+      "\n"
+      R"({"type": "done"})"
+      "\n");
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
+                                   {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
+  const HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
+  ASSERT_TRUE(run.done);
+  ASSERT_EQ(run.cases.size(), 2u);
+  ASSERT_EQ(run.cases[0].transfers.size(), 2u);
+  EXPECT_EQ(run.cases[0].transfers[0].call, "cudaMemcpy");
+  EXPECT_EQ(run.cases[0].transfers[0].kind, "device_to_host");
+  EXPECT_EQ(run.cases[0].transfers[0].bytes, 3364);
+  EXPECT_EQ(run.cases[0].transfers[1].kind, "host_allocation");
+  EXPECT_EQ(run.cases[0].transfers[1].bytes, 64);
+  ASSERT_EQ(run.cases[1].transfers.size(), 1u);
+  EXPECT_EQ(run.cases[1].transfers[0].call, "?");
+  EXPECT_EQ(run.cases[1].transfers[0].kind, "device_to_device");
+  EXPECT_EQ(run.cases[1].transfers[0].bytes, 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace labkit
