@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
-#   bench/gpu_session.sh build tests bench throughput
+#   bench/gpu_session.sh build tests bench trace throughput
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX.
@@ -31,12 +31,22 @@ stage_bench() {
   "$build/bench/matmul_bench" --json "$out/$name.json" | tee "$out/$name.txt" | tail -20
 }
 
+# One submission (the reference solution) graded alone, every command timed.
+stage_trace() {
+  rm -f "$out/trace-one.tsv"
+  LABKIT_TRACE_COMMANDS="$out/trace-one.tsv" "$build/grader/app/labgrade" check 03_tiled_matmul \
+      --src solutions/03_tiled_matmul --backend gpu --seed 11 >"$out/trace-one.log" 2>&1
+  python3 bench/trace_summary.py "$out/trace-one.tsv" | tee "$out/trace-one.txt"
+}
+
 stage_throughput() {
   local n="${LABKIT_CLASS_SIZE:-100}" class=/tmp/labkit_class marks=/tmp/labkit_marks
   rm -rf "$class" "$marks"
   python3 bench/make_class.py 03_tiled_matmul "$n" "$class"
   local start end
   start=$(date +%s.%N)
+  rm -f "$out/trace-class.tsv"
+  LABKIT_TRACE_COMMANDS="$out/trace-class.tsv" \
   "$build/grader/app/labgrade" grade 03_tiled_matmul --submissions "$class" --out "$marks" \
       --jobs "$(nproc)" --backend gpu --seed 11 >"$out/throughput.log" 2>&1
   local rc=$?
@@ -48,6 +58,7 @@ sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
       "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$(nproc)" \
       | tee "$out/throughput.txt"
   tail -3 "$out/throughput.log"
+  python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"
   return $rc
 }
 

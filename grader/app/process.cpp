@@ -97,7 +97,8 @@ void TraceCommand(const Command& command, const ProcessResult& result) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.3f\t", result.seconds);
   std::string line = seconds;
-  for (const std::string& arg : command.argv) line += arg + " ";
+  for (std::size_t i = command.wrapper_length; i < command.argv.size(); ++i)
+    line += command.argv[i] + " ";
   if (line.size() > 600) line.resize(600);
   line += "\n";
   const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -28,6 +28,8 @@ struct Command {
   // Bytes the process and its descendants may hold resident, polled every 100 ms from /proc; above
   // it all of them are killed (the sandbox's memory limit where no cgroup can be had). 0: none.
   long long resident_memory_limit = 0;
+  // Leading argv entries that are a wrapper (the sandbox's), not the command itself.
+  std::size_t wrapper_length = 0;
 };
 
 struct ProcessResult {

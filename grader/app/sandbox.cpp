@@ -609,6 +609,7 @@ Command SandboxedProcessRunner::Wrap(const Command& command) const {
     wrapped.argv = {Exists("/usr/bin/env") ? "/usr/bin/env" : "/bin/env", "-i"};
     for (const auto& [key, value] : env) wrapped.argv.push_back(key + "=" + value);
     wrapped.argv.insert(wrapped.argv.end(), command.argv.begin(), command.argv.end());
+    wrapped.wrapper_length = wrapped.argv.size() - command.argv.size();
     return wrapped;
   }
 
@@ -672,6 +673,7 @@ Command SandboxedProcessRunner::Wrap(const Command& command) const {
   argv.push_back("--");
   argv.insert(argv.end(), command.argv.begin(), command.argv.end());
   wrapped.argv = std::move(argv);
+  wrapped.wrapper_length = wrapped.argv.size() - command.argv.size();
   return wrapped;
 }
 
