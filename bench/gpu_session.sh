@@ -20,9 +20,11 @@ stage_build() {
 }
 
 stage_tests() {
-  (cd "$build" && ctest -L gpu --output-on-failure --timeout 900 >"$out/ctest_gpu.log" 2>&1)
+  # LABKIT_CTEST_ARGS narrows the run (e.g. "-R hostile" or "-E hostile") to fit a call's time.
+  (cd "$build" && ctest -L gpu --output-on-failure --timeout 900 ${LABKIT_CTEST_ARGS:-} \
+       >"$out/ctest_gpu${LABKIT_CTEST_TAG:-}.log" 2>&1)
   local rc=$?
-  grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/ctest_gpu.log" | tail -20
+  grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/ctest_gpu${LABKIT_CTEST_TAG:-}.log" | tail -20
   return $rc
 }
 
