@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Where grading time goes: sums a LABKIT_TRACE_COMMANDS file (seconds<TAB>command) by kind of
-command, largest first. Usage: trace_summary.py TRACE [SUBMISSIONS]"""
+"""Where grading time goes: sums a LABKIT_TRACE_COMMANDS file (wall seconds<TAB>CPU seconds<TAB>
+command; older traces lack the CPU column) by kind of command, largest first. CPU time well below
+wall time means the commands mostly waited. Usage: trace_summary.py TRACE [SUBMISSIONS]"""
 import re
 import sys
 
@@ -22,16 +23,20 @@ KINDS = [
 
 
 def main():
-    totals, counts = {}, {}
+    totals, cpu, counts = {}, {}, {}
     for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-        seconds, _, command = line.partition("\t")
+        fields = line.split("\t", 2)
+        seconds, command = fields[0], fields[-1]
         kind = next((k for k, pattern in KINDS if re.search(pattern, command)), "other")
         totals[kind] = totals.get(kind, 0.0) + float(seconds)
+        cpu[kind] = cpu.get(kind, 0.0) + (float(fields[1]) if len(fields) == 3 else 0.0)
         counts[kind] = counts.get(kind, 0) + 1
     per = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
-    print(f"{'command':40} {'runs':>6} {'total s':>9} {'mean s':>8} {'s per submission':>17}")
+    print(f"{'command':40} {'runs':>6} {'total s':>9} {'mean s':>8} {'mean CPU s':>10}"
+          f" {'s per submission':>17}")
     for kind in sorted(totals, key=totals.get, reverse=True):
-        print(f"{kind:40} {counts[kind]:6d} {totals[kind]:9.1f} {totals[kind] / counts[kind]:8.2f}"
+        n = counts[kind]
+        print(f"{kind:40} {n:6d} {totals[kind]:9.1f} {totals[kind] / n:8.2f} {cpu[kind] / n:10.2f}"
               f" {totals[kind] / per:17.2f}")
     print(f"{'all':40} {sum(counts.values()):6d} {sum(totals.values()):9.1f}")
 

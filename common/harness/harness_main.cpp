@@ -148,13 +148,24 @@ void probe_occupancy(const std::vector<labkit::LaunchRecord>& launched, Response
   }
 }
 
-void run_cases(const json& request, const std::string& dir, const labkit::MatmulExercise& ex,
-               const labkit::Params& params, labkit::Layout layout, ResponseWriter& out) {
+// Each case runs the request's exercise, or its own "exercise" when it names one: labgrade puts
+// several exercises' cases in one process where it can, as each process start costs a CUDA context.
+void run_cases(const json& request, const std::string& dir,
+               const std::vector<labkit::MatmulExercise>& exercises,
+               const labkit::MatmulExercise& ex, const labkit::Params& params,
+               labkit::Layout layout, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
   for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
+    const labkit::MatmulExercise* case_ex = &ex;
+    ExerciseRef own;
+    if (c.contains("exercise")) {
+      own = parse_exercise(c.at("exercise"));
+      case_ex = find_in(exercises, own.id);
+      if (case_ex == nullptr) throw std::runtime_error("unknown exercise '" + own.id + "'");
+    }
     labkit::MatmulCase mc;
-    mc.params = &params;
+    mc.params = c.contains("exercise") ? &own.params : &params;
     mc.m = c.at("m");
     mc.n = c.at("n");
     mc.k = c.at("k");
@@ -163,7 +174,7 @@ void run_cases(const json& request, const std::string& dir, const labkit::Matmul
     mc.A = &A;
     mc.B = &B;
     std::vector<float> C;
-    const labkit::CaseOutcome outcome = labkit::run_matmul_case(ex, layout, mc, C);
+    const labkit::CaseOutcome outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
     if (!C.empty()) labkit::raw_file::write(dir, c.at("outputs").at("C"), C);
     json line = outcome_json(outcome);
     line["type"] = "case";
@@ -241,7 +252,7 @@ int main(int argc, char** argv) {
     if (query != nullptr) {
       run_query_cases(request, *query, out);
     } else {
-      run_cases(request, dir, *ex, ref.params, layout, out);
+      run_cases(request, dir, exercises, *ex, ref.params, layout, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, out);
     }

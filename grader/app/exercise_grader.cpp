@@ -6,6 +6,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "combined_run.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
@@ -233,37 +234,50 @@ std::string CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<
   return order.empty() ? races : order + "\n\n" + races;
 }
 
-// GPU backend: the default build once under memcheck (exact allocations, so reads past the end
-// are seen) and once under racecheck (small cases: racecheck is slow).
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, std::vector<MatrixCase> cases,
+// Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
+// expose a missing barrier, and racecheck's cost grows with every thread.
+std::vector<MatrixCase> SanitizerCases(const std::string& tool, const std::vector<MatrixCase>& cases) {
+  if (tool != "racecheck") return cases;
+  std::vector<MatrixCase> small;
+  for (const MatrixCase& c : cases)
+    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
+  return small;
+}
+
+HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool) {
+  HarnessOptions options;
+  options.exercise = run_id;
+  options.exact_layout = true;  // exact allocations, so reads just past the end are seen
+  options.sanitizer_tool = tool;
+  options.timeout_seconds = 300;
+  return options;
+}
+
+// What a run under `tool` found ("failed"), that the tool could not run ("grader_error"), or ""
+// when it ran and found nothing.
+std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std::string& status) {
+  const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
+  if (!found.empty()) {
+    status = "failed";
+    return found;
+  }
+  if (!run.process.started || run.sanitizer_log.empty()) {
+    status = "grader_error";
+    return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
+           run.process.output.substr(0, 2000);
+  }
+  return "";
+}
+
+// GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
+std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
                              const std::string& executable, const std::string& dir,
-                             std::string& status,
-                             const std::vector<std::string>& tools = {"memcheck", "racecheck"}) {
+                             std::string& status, const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
-    if (tool == "racecheck") {
-      std::vector<MatrixCase> small;
-      for (auto& c : cases)
-        // Two or three tile phases and partial tiles are enough to expose a missing barrier;
-        // racecheck's cost grows with every thread, so larger cases would only slow a batch.
-        if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
-      cases = small;
-    }
-    HarnessOptions options;
-    options.exercise = ex.id;
-    options.exact_layout = true;
-    options.sanitizer_tool = tool;
-    options.timeout_seconds = 300;
-    const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool, options, cases);
-    const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
-    if (!found.empty()) {
-      status = "failed";
-      return found;
-    }
-    if (!run.process.started || run.sanitizer_log.empty()) {
-      status = "grader_error";
-      return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
-             run.process.output.substr(0, 2000);
-    }
+    const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool,
+                                      SanitizerOptions(ex.id, tool), SanitizerCases(tool, cases));
+    const std::string found = SanitizerFinding(run, tool, status);
+    if (!found.empty()) return found;
   }
   return "";
 }
@@ -432,51 +446,172 @@ std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
 
 namespace {
 
+HarnessOptions CaseRunOptions(const GradeEnv& env, const std::string& run_id) {
+  HarnessOptions options;
+  options.exercise = run_id;
+  options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
+  options.emu_kernels_json = env.kernels_json;
+  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  return options;
+}
+
+void RememberDevice(GradeEnv& env, const HarnessRun& run) {
+  if (!env.device_line.is_object() && run.device.is_object()) env.device_line = run.device;
+}
+
 // One run of a matmul exercise over all its cases: `ex` names the cases and the verdict, `run` is
 // what the harness is asked to run (the same exercise, with parameters in its id when it has any).
-ExerciseVerdict GradeMatmulRun(GradeEnv& env, const Exercise& ex, const Exercise& run,
-                               const std::string& dir) {
-  const std::vector<MatrixCase> cases = CasesFor(env, ex);
-  HarnessRun forward;
-  for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
-    const BuildOutcome& build = env.builds.at(flavour);
-    if (!build.ok) return Verdict(ex, "compile_error", build.message);
-    HarnessOptions options;
-    options.exercise = run.id;
-    options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
-    options.emu_kernels_json = env.kernels_json;
-    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-    HarnessRun harness_run =
-        RunHarness(env.runner, build.executable, dir + "/" + ToString(flavour), options, cases);
-    const ToleranceModel model =
-        flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, ex);
-    std::string status;
-    bool values_wrong = false;
-    const std::string failure = FirstFailure(env, harness_run, cases, model, flavour,
-                                             build.executable, status, values_wrong);
-    if (!failure.empty()) {
-      const std::string race =
-          values_wrong ? RaceBehindWrongValues(env, run, cases, harness_run, build.executable, dir)
-                       : "";
-      if (!race.empty()) return Verdict(ex, "failed", race + "\n\nWhat came out:\n" + failure);
-      return Verdict(ex, status, failure);
-    }
-    if (flavour == Flavour::kDefault) forward = std::move(harness_run);
-  }
-
-  std::string status;
+struct MatmulRun {
+  const Exercise* ex = nullptr;
+  Exercise run;
+  std::string dir;
+  std::vector<MatrixCase> cases;
+  HarnessRun forward;                      // the default build's run, once it passed
+  std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
   std::vector<std::string> notes;
-  const std::string& exe = env.builds.at(Flavour::kDefault).executable;
-  const std::string checker =
-      env.backend == Backend::kCpu
-          ? CpuRaceFailure(env, run, cases, forward, exe, dir, status, &notes)
-          : SanitizerFailure(env, run, cases, exe, dir, status);
-  if (!checker.empty()) return Verdict(ex, status, checker);
+};
 
-  ExerciseVerdict verdict = Verdict(ex, "passed", "");
-  verdict.notes = notes;
-  const std::string technique = TechniqueFailure(env, ex, forward, verdict.notes);
-  if (!technique.empty()) return Verdict(ex, "technique", technique);
+std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
+  std::vector<MatmulRun*> open;
+  for (MatmulRun& r : runs)
+    if (!r.verdict) open.push_back(&r);
+  return open;
+}
+
+// The verdict on one build's run of `r`, or nullopt when every case ran and is right. With
+// `diagnose_races`, wrong values are first put to the backend's race detector.
+std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, Flavour flavour,
+                                            const HarnessRun& harness_run, bool diagnose_races) {
+  const ToleranceModel model =
+      flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, *r.ex);
+  const std::string& executable = env.builds.at(flavour).executable;
+  std::string status;
+  bool values_wrong = false;
+  const std::string failure = FirstFailure(env, harness_run, r.cases, model, flavour, executable,
+                                           status, values_wrong);
+  if (failure.empty()) return std::nullopt;
+  if (diagnose_races && values_wrong) {
+    const std::string race =
+        RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
+    if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
+  }
+  return Verdict(*r.ex, status, failure);
+}
+
+// Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
+// pass is taken as it stands: a failure there may be another exercise's doing, so anything that
+// did not pass runs again in a process of its own, which also gives the message.
+void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
+                  bool combine) {
+  const BuildOutcome& build = env.builds.at(flavour);
+  std::vector<HarnessRun> shared;
+  if (build.ok && combine && runs.size() >= 2) {
+    std::vector<ExerciseCases> groups;
+    for (const MatmulRun* r : runs) groups.push_back({r->run.id, r->cases});
+    shared = RunCombined(env.runner, build.executable,
+                         env.work_dir + "/combined_" + ToString(flavour),
+                         CaseRunOptions(env, runs.front()->run.id), groups);
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    MatmulRun& r = *runs[i];
+    if (!build.ok) {
+      r.verdict = Verdict(*r.ex, "compile_error", build.message);
+      continue;
+    }
+    HarnessRun harness_run;
+    if (i < shared.size() && !JudgeFlavour(env, r, flavour, shared[i], false)) {
+      harness_run = std::move(shared[i]);
+    } else {
+      harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
+                               CaseRunOptions(env, r.run.id), r.cases);
+      if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
+        r.verdict = std::move(*failed);
+        continue;
+      }
+    }
+    RememberDevice(env, harness_run);
+    if (flavour == Flavour::kDefault) r.forward = std::move(harness_run);
+  }
+}
+
+// GPU backend: memcheck, then racecheck, on the default build. All open runs in one process per
+// tool first; a clean log there clears them all, anything else is run again exercise by exercise
+// so that a finding is charged to the exercise that made it.
+void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
+  for (const std::string tool : {"memcheck", "racecheck"}) {
+    const std::vector<MatmulRun*> open = StillOpen(runs);
+    if (open.size() >= 2) {
+      std::vector<ExerciseCases> groups;
+      for (const MatmulRun* r : open) groups.push_back({r->run.id, SanitizerCases(tool, r->cases)});
+      const std::vector<HarnessRun> parts =
+          RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
+                      SanitizerOptions(open.front()->run.id, tool), groups);
+      std::string status;
+      if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
+    }
+    for (MatmulRun* r : open) {
+      std::string status;
+      const std::string finding =
+          SanitizerFailure(env, r->run, r->cases, executable, r->dir, status, {tool});
+      if (!finding.empty()) r->verdict = Verdict(*r->ex, status, finding);
+    }
+  }
+}
+
+// CPU backend: other thread orders between barriers (and with --tsan, ThreadSanitizer).
+void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
+  for (MatmulRun* r : StillOpen(runs)) {
+    std::string status;
+    const std::string failure =
+        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
+    if (!failure.empty()) r->verdict = Verdict(*r->ex, status, failure);
+  }
+}
+
+void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  for (MatmulRun* r : StillOpen(runs)) {
+    ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
+    verdict.notes = r->notes;
+    const std::string technique = TechniqueFailure(env, *r->ex, r->forward, verdict.notes);
+    r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
+  }
+}
+
+// The runs of every matmul exercise: one, or one per parameter set.
+std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>& exercises) {
+  std::vector<MatmulRun> runs;
+  for (const Exercise& ex : exercises) {
+    if (ex.kind == ExerciseKind::kQuery) continue;
+    const std::vector<MatrixCase> cases = CasesFor(env, ex);
+    const std::string dir = env.work_dir + "/" + ex.id;
+    if (ex.params.empty()) {
+      runs.push_back({&ex, ex, dir, cases});
+      continue;
+    }
+    for (std::size_t i = 0; i < ex.params.size(); ++i) {
+      Exercise run = ex;
+      run.id = HarnessExerciseId(ex.id, ex.params[i]);
+      runs.push_back({&ex, run, dir + "/p" + std::to_string(i), cases});
+    }
+  }
+  return runs;
+}
+
+// An exercise with parameter sets: the first set that failed decides, and says which it was.
+ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs) {
+  ExerciseVerdict verdict = Verdict(ex, "grader_error", "the exercise was not run");
+  std::size_t set = 0;
+  for (const MatmulRun& r : runs) {
+    if (r.ex != &ex) continue;
+    verdict = *r.verdict;
+    if (!verdict.passed()) {
+      if (!ex.params.empty()) verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
+      return verdict;
+    }
+    ++set;
+  }
   return verdict;
 }
 
@@ -489,22 +624,24 @@ std::string HarnessExerciseId(const std::string& id, const ParamSet& params) {
   return text;
 }
 
-ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& ex) {
-  if (ex.kind == ExerciseKind::kQuery) return GradeQueryExercise(env, ex);
-  const std::string dir = env.work_dir + "/" + ex.id;
-  if (ex.params.empty()) return GradeMatmulRun(env, ex, ex, dir);
-  // Every parameter set runs every case; the first set that fails decides, and says which it was.
-  ExerciseVerdict verdict;
-  for (std::size_t i = 0; i < ex.params.size(); ++i) {
-    Exercise run = ex;
-    run.id = HarnessExerciseId(ex.id, ex.params[i]);
-    verdict = GradeMatmulRun(env, ex, run, dir + "/p" + std::to_string(i));
-    if (!verdict.passed()) {
-      verdict.message = "with " + ParamText(ex.params[i]) + ": " + verdict.message;
-      return verdict;
-    }
-  }
-  return verdict;
+std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises) {
+  std::vector<MatmulRun> runs = PlanRuns(env, exercises);
+  // The default build runs each exercise in a process of its own: what one exercise's code leaves
+  // behind (a __constant__ it set, a static) must not make another pass. Every check after it
+  // may share processes, as a pass there needs this pass too.
+  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
+  FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
+  if (env.backend == Backend::kCpu)
+    ThreadOrderStage(env, runs);
+  else
+    SanitizerStage(env, runs);
+  TechniqueStage(env, runs);
+
+  std::vector<ExerciseVerdict> verdicts;
+  for (const Exercise& ex : exercises)
+    verdicts.push_back(ex.kind == ExerciseKind::kQuery ? GradeQueryExercise(env, ex)
+                                                       : VerdictOf(ex, runs));
+  return verdicts;
 }
 
 }  // namespace labkit

@@ -1,4 +1,4 @@
-// Correctness of one exercise: every case in both builds, on fresh random inputs and the lab's
+// Correctness of the exercises: every case in both builds, on fresh random inputs and the lab's
 // datasets, with the memory and race checkers of the backend, plus the technique check.
 #pragma once
 
@@ -43,6 +43,8 @@ struct GradeEnv {
   // CPU backend, --tsan: builds.at(Flavour::kThreadSanitizer) exists and every matmul exercise is
   // also run under it.
   bool thread_sanitizer = false;
+  // The harness's "device" line, from the first run that passed (saves a process to ask for it).
+  nlohmann::json device_line;
 };
 
 struct ExerciseVerdict {
@@ -56,8 +58,10 @@ struct ExerciseVerdict {
 
 ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message);
 
-// Grades a matmul exercise (once per parameter set, when it has any) or a query exercise.
-ExerciseVerdict GradeExercise(GradeEnv& env, const Exercise& exercise);
+// Grades the exercises (matmul ones once per parameter set, when they have any), a verdict for
+// each in their order. Check by check across all exercises, so that checks after the first can
+// share one process among exercises (grader/app/combined_run.h).
+std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises);
 
 // What the harness request names as the exercise: "dynamic", or "dynamic?block_side=8&x=1" when it
 // runs with parameters (common/harness/harness_main.cpp reads them back).

@@ -190,15 +190,18 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   std::vector<ExerciseOutcome> outcomes;
   bool speed_exercise_passed = false;
-  for (const Exercise& ex : spec.exercises) {
-    Say(request, "exercise " + ex.id + ": " + ex.title);
-    ExerciseVerdict verdict;
-    if (!grader_fault.empty()) {
-      verdict = {ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
-    } else {
-      verdict = GradeExercise(env, ex);
-    }
-    Say(request, "  -> " + verdict.status);
+  std::vector<ExerciseVerdict> verdicts;
+  if (grader_fault.empty()) {
+    Say(request, "checking " + std::to_string(spec.exercises.size()) + " exercises");
+    verdicts = GradeExercises(env, spec.exercises);
+  }
+  for (std::size_t i = 0; i < spec.exercises.size(); ++i) {
+    const Exercise& ex = spec.exercises[i];
+    const ExerciseVerdict verdict =
+        grader_fault.empty()
+            ? verdicts[i]
+            : ExerciseVerdict{ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
+    Say(request, "exercise " + ex.id + ": " + verdict.status);
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {
       result.exercises.push_back(GivenResult(ex, verdict));
@@ -228,7 +231,8 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     fault.message = scores.error();
     result.exercises.push_back(fault);
   }
-  result.device = grader_fault.empty() ? ProbeDevice(env) : DeviceInfo{};
+  if (grader_fault.empty())
+    result.device = env.device_line.is_object() ? DeviceFrom(env.device_line) : ProbeDevice(env);
   if (request.backend == Backend::kCpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
   MakeTextValid(result);

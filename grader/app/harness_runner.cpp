@@ -75,12 +75,14 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
     write(c.id + ".A.f32", c.A);
     write(c.id + ".B.f32", c.B);
     fs::remove(dir + c.id + ".C.f32");
-    request["cases"].push_back({{"id", c.id},
-                                {"m", c.shape.m},
-                                {"n", c.shape.n},
-                                {"k", c.shape.k},
-                                {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
-                                {"outputs", {{"C", c.id + ".C.f32"}}}});
+    json entry = {{"id", c.id},
+                  {"m", c.shape.m},
+                  {"n", c.shape.n},
+                  {"k", c.shape.k},
+                  {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
+                  {"outputs", {{"C", c.id + ".C.f32"}}}};
+    if (!c.exercise.empty()) entry["exercise"] = c.exercise;
+    request["cases"].push_back(std::move(entry));
   }
   if (options.timing != nullptr) {
     const TimingSpec& t = *options.timing;

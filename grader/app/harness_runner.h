@@ -19,6 +19,7 @@ struct MatrixCase {
   std::string id;
   Shape shape;
   std::vector<float> A, B;
+  std::string exercise;  // the harness exercise this case runs; empty: the request's
 };
 
 struct TimingSpec {

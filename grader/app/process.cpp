@@ -88,14 +88,17 @@ std::string ProcessResult::Describe() const {
 }
 
 namespace {
-// LABKIT_TRACE_COMMANDS=FILE: one line per command (its wall-clock seconds, a tab, the command),
-// to find where grading time goes (bench/gpu_session.sh reads it). O_APPEND keeps the lines of
-// parallel jobs whole.
-void TraceCommand(const Command& command, const ProcessResult& result) {
+// LABKIT_TRACE_COMMANDS=FILE: one line per command (its wall-clock seconds, the CPU seconds it and
+// the children it waited for used, the command; tab-separated), to find where grading time goes
+// (bench/trace_summary.py reads it): CPU time far below wall-clock time means waiting, for the
+// GPU or for a lock. O_APPEND keeps the lines of parallel jobs whole.
+void TraceCommand(const Command& command, const ProcessResult& result, const rusage& usage) {
   const char* path = std::getenv("LABKIT_TRACE_COMMANDS");
   if (path == nullptr || *path == '\0') return;
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.3f\t", result.seconds);
+  const double cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+                     1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "%.3f\t%.3f\t", result.seconds, cpu);
   std::string line = seconds;
   for (std::size_t i = command.wrapper_length; i < command.argv.size(); ++i)
     line += command.argv[i] + " ";
@@ -182,18 +185,19 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
   }
   // The pipe closed (or time ran out): kill the whole group so nothing it forked lives on.
   int status = 0;
+  rusage usage{};
   if (result.timed_out) {
     kill(-pid, SIGKILL);
-    waitpid(pid, &status, 0);
+    wait4(pid, &status, 0, &usage);
   } else {
     // Wait for the process itself, still bounded by the deadline (it may have closed its output
     // and kept running).
-    while (waitpid(pid, &status, WNOHANG) == 0) {
+    while (wait4(pid, &status, WNOHANG, &usage) == 0) {
       check_memory();  // it may have closed its output and gone on allocating
       if (Clock::now() >= deadline) {
         result.timed_out = true;
         kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
+        wait4(pid, &status, 0, &usage);
         break;
       }
       usleep(2000);
@@ -206,7 +210,7 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }
-  TraceCommand(command, result);
+  TraceCommand(command, result, usage);
   return result;
 }
 
