@@ -29,14 +29,16 @@ def main():
         seconds, command = fields[0], fields[-1]
         kind = next((k for k, pattern in KINDS if re.search(pattern, command)), "other")
         totals[kind] = totals.get(kind, 0.0) + float(seconds)
-        cpu[kind] = cpu.get(kind, 0.0) + (float(fields[1]) if len(fields) == 3 else 0.0)
+        if len(fields) == 3:
+            cpu[kind] = cpu.get(kind, 0.0) + float(fields[1])
         counts[kind] = counts.get(kind, 0) + 1
     per = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     print(f"{'command':40} {'runs':>6} {'total s':>9} {'mean s':>8} {'mean CPU s':>10}"
           f" {'s per submission':>17}")
     for kind in sorted(totals, key=totals.get, reverse=True):
         n = counts[kind]
-        print(f"{kind:40} {n:6d} {totals[kind]:9.1f} {totals[kind] / n:8.2f} {cpu[kind] / n:10.2f}"
+        mean_cpu = f"{cpu[kind] / n:10.2f}" if kind in cpu else f"{'-':>10}"
+        print(f"{kind:40} {n:6d} {totals[kind]:9.1f} {totals[kind] / n:8.2f} {mean_cpu}"
               f" {totals[kind] / per:17.2f}")
     print(f"{'all':40} {sum(counts.values()):6d} {sum(totals.values()):9.1f}")
 
