@@ -21,7 +21,8 @@ stage_build() {
 
 stage_tests() {
   # LABKIT_CTEST_ARGS narrows the run (e.g. "-R hostile" or "-E hostile") to fit a call's time.
-  (cd "$build" && ctest -L gpu --output-on-failure --timeout 900 ${LABKIT_CTEST_ARGS:-} \
+  # -j 8: shards and labs share the GPU; tests whose points depend on timing are RUN_SERIAL.
+  (cd "$build" && ctest -L gpu -j 8 --output-on-failure --timeout 900 ${LABKIT_CTEST_ARGS:-} \
        >"$out/ctest_gpu${LABKIT_CTEST_TAG:-}.log" 2>&1)
   local rc=$?
   grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/ctest_gpu${LABKIT_CTEST_TAG:-}.log" | tail -20

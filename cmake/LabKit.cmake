@@ -48,6 +48,11 @@ function(labkit_add_lab_tests id)
     # 77: labgrade's "no GPU here", so a machine without one reports these as skipped.
     set_tests_properties(${id}.solution_full_marks_${backend} ${id}.starter_fails_cleanly_${backend}
                          PROPERTIES LABELS "${backend};lab" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    if(backend STREQUAL "gpu")
+      # Full marks include the speed points, timed against the references: nothing else may
+      # share the GPU meanwhile.
+      set_tests_properties(${id}.solution_full_marks_${backend} PROPERTIES RUN_SERIAL ON)
+    endif()
   endforeach()
 endfunction()
 
