@@ -43,7 +43,11 @@ inline constexpr const char* kGpuLinkWraps[] = {
     "cudaMemcpy2DFromArray_ptds", "cudaMemcpy2DFromArrayAsync", "cudaMemcpy2DFromArrayAsync_ptsz",
     "cudaMemcpyBatchAsync", "cudaMemcpyBatchAsync_ptsz",
     // Memory the host can read (transfer_wrap_gpu.cu).
-    "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister", "cudaMallocManaged"};
+    "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
+    // Device memory, held to the budget (device_memory_wrap_gpu.cu); managed memory is also noted.
+    "cudaMalloc", "cudaMallocAsync", "cudaMallocAsync_ptsz", "cudaMallocFromPoolAsync",
+    "cudaMallocFromPoolAsync_ptsz", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
+    "cudaFree", "cudaFreeAsync", "cudaFreeAsync_ptsz"};
 
 // CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp).
 inline constexpr const char* kEmuLinkWraps[] = {

@@ -126,5 +126,4 @@ LABKIT_WRAP(cudaHostAlloc, (void** ptr, size_t size, unsigned int flags), (ptr, 
             labkit::NoteHostVisible(call, size, labkit::TransferKind::kHostAllocation))
 LABKIT_WRAP(cudaHostRegister, (void* ptr, size_t size, unsigned int flags), (ptr, size, flags),
             labkit::NoteHostVisible(call, size, labkit::TransferKind::kHostAllocation))
-LABKIT_WRAP(cudaMallocManaged, (void** ptr, size_t size, unsigned int flags), (ptr, size, flags),
-            labkit::NoteHostVisible(call, size, labkit::TransferKind::kManagedAllocation))
+// (cudaMallocManaged is noted by device_memory_wrap_gpu.cu, which also counts it.)

@@ -60,6 +60,15 @@ std::string BadLaunchConfiguration(const CaseRun& r) {
   return "";
 }
 
+// The harness's note that the device-memory budget refused an allocation
+// (common/harness/device_memory_budget.h), on a line of its own after a failure; else "".
+std::string DeviceMemoryRefusal(const std::string& output) {
+  const auto at = output.find("[labkit: ");
+  if (at == std::string::npos || output.find(" refused: ", at) == std::string::npos) return "";
+  const auto end = output.find(']', at);
+  return "\n" + output.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+}
+
 // What went wrong in case `i` before its values could be looked at, or "" when it ran cleanly.
 std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
                        std::size_t i, const std::string& executable, std::string& status) {
@@ -90,7 +99,10 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     const std::string config = BadLaunchConfiguration(r);
     if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
     std::string cause;
-    if (r.error == "cudaErrorIllegalAddress")
+    if (r.error == "cudaErrorMemoryAllocation")
+      cause = " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
+              "without its cudaFree), or far more of it than the matrices need.";
+    else if (r.error == "cudaErrorIllegalAddress")
       cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
     else if (r.error == "cudaErrorLaunchFailure")
       cause = " Usual cause: the kernel faulted or broke a barrier rule.";
@@ -130,7 +142,7 @@ std::string FirstFailure(GradeEnv& env, const HarnessRun& run, const std::vector
     if (failure.empty()) failure = ValueFailure(env, model, flavour, run, cases[i], i);
     if (failure.empty()) continue;
     values_wrong = run.cases[i].status == "ok";
-    return failure;
+    return failure + DeviceMemoryRefusal(run.process.output);
   }
   if (!run.done && run.harness_error.empty()) {
     status = run.process.timed_out ? "timeout" : "crashed";

@@ -129,6 +129,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
   if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  if (options.device_memory_bytes > 0)
+    cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(options.device_memory_bytes);
   if (options.thread_sanitizer) {
     // One OS thread: blocks run one after another, so every report is between threads of a block.
     cmd.env["LABKIT_EMU_THREADS"] = "1";

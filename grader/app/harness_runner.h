@@ -28,6 +28,10 @@ struct TimingSpec {
   Reps reps;
 };
 
+// 2 GiB: several times what the largest timed case needs (2048^3, a few input sets), and 16
+// harnesses at once still fit on a 40 GB GPU.
+inline constexpr long long kHarnessDeviceMemoryBytes = 2LL << 30;
+
 struct HarnessOptions {
   std::string exercise;
   bool exact_layout = false;    // each matrix in its own allocation (for memory checkers)
@@ -39,6 +43,9 @@ struct HarnessOptions {
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
   bool occupancy_probe = false;  // also report the occupancy API's answers for launched kernels
+  // GPU backend: the device memory the harness process may hold at once (its allocations and the
+  // student's), so that one submission cannot starve the others sharing the GPU.
+  long long device_memory_bytes = kHarnessDeviceMemoryBytes;
 };
 
 struct LaunchInfo {

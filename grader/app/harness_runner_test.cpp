@@ -13,7 +13,9 @@ namespace {
 class ScriptedHarness : public ProcessRunner {
  public:
   explicit ScriptedHarness(std::string response) : response_(std::move(response)) {}
+  Command last;
   ProcessResult Run(const Command& command) override {
+    last = command;
     std::ofstream(command.argv.at(2)) << response_;
     ProcessResult r;
     r.started = true;
@@ -60,6 +62,23 @@ TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
   EXPECT_EQ(run.cases[1].transfers[0].call, "?");
   EXPECT_EQ(run.cases[1].transfers[0].kind, "device_to_device");
   EXPECT_EQ(run.cases[1].transfers[0].bytes, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// Every harness run carries the device-memory budget (common/harness/device_memory_budget.h).
+TEST(HarnessRunner, GivesTheHarnessItsDeviceMemoryBudget) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_budget_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ScriptedHarness harness(R"({"type": "done"})" "\n");
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  RunHarness(harness, "harness", dir, options, {});
+  EXPECT_EQ(harness.last.env.at("LABKIT_DEVICE_MEMORY_LIMIT"),
+            std::to_string(kHarnessDeviceMemoryBytes));
+  options.device_memory_bytes = 0;  // none
+  RunHarness(harness, "harness", dir, options, {});
+  EXPECT_EQ(harness.last.env.count("LABKIT_DEVICE_MEMORY_LIMIT"), 0u);
   std::filesystem::remove_all(dir);
 }
 

@@ -100,6 +100,7 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
     cmd.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
   if (!env.kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = env.kernels_json;
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(kHarnessDeviceMemoryBytes);
 
   QueryRun run;
   run.process = env.runner.Run(cmd);

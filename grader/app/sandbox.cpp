@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "process_memory.h"
+#include "sandbox_user.h"
 
 extern char** environ;
 
@@ -532,12 +533,25 @@ void SandboxedProcessRunner::Init() {
                          : "no capabilities, no new privileges"});
   } else {
     const std::string why = " (" + probe.why_not + ")";
+    if (geteuid() == 0) {
+      const std::string scratch_parent = fs::path(policy_.scratch_dir).parent_path().string();
+      users_ = CheckSeparateUsers(policy_.read_only, {scratch_parent});
+    }
+    if (users_.ok) {
+      enforced_.push_back(
+          "a user id of its own for each command (not root): it cannot signal labgrade or other "
+          "commands, and writes only in its scratch folder and where everyone may");
+    } else if (geteuid() == 0) {
+      not_enforced_.push_back("separate user: student code runs as root, because " +
+                              users_.why_not);
+    }
     not_enforced_.insert(
         not_enforced_.end(),
         {"network isolation: student code can open connections" + why,
-         "file-system isolation: student code can read what labgrade's user can read "
-         "(solutions/, datasets, other submissions) and write where it can write" +
-             why,
+         "file-system isolation: student code can read what " +
+             std::string(users_.ok ? "every user" : "labgrade's user") +
+             " can read (solutions/, datasets, other submissions)" +
+             (users_.ok ? "" : " and write where it can write") + why,
          "PID namespace: a process that leaves its process group outlives the command" +
              std::string(pids_cgroup_ || memory_cgroup_ ? " unless the cgroup catches it" : "")});
   }
@@ -557,18 +571,20 @@ void SandboxedProcessRunner::Init() {
                             " (RLIMIT_AS is not used: CUDA needs far more address space than "
                             "memory)");
   }
-  const bool nproc = getuid() != 0 && policy_.user_process_limit != 0 &&
+  const bool nproc = (getuid() != 0 || users_.ok) && policy_.user_process_limit != 0 &&
                      (policy_.user_process_limit > 0 || policy_.max_tasks > 0);
   if (pids_cgroup_) {
     enforced_.push_back(std::string("process and thread count (cgroup ") +
                         (cgroups.pids.v2 ? "v2" : "v1") + " pids, " +
                         std::to_string(policy_.max_tasks) + ")");
   } else if (nproc) {
-    enforced_.push_back("process count (RLIMIT_NPROC: " +
-                        (policy_.user_process_limit > 0 ? std::to_string(policy_.user_process_limit)
-                                                        : "the user's count at the start + " +
-                                                              std::to_string(policy_.max_tasks)) +
-                        "; counted over all of the user's processes)");
+    enforced_.push_back(
+        "process count (RLIMIT_NPROC: " +
+        (policy_.user_process_limit > 0 ? std::to_string(policy_.user_process_limit)
+         : users_.ok                    ? std::to_string(policy_.max_tasks) + " for the command's user"
+                                        : "the user's count at the start + " +
+                                              std::to_string(policy_.max_tasks)) +
+        "; counted over all of the user's processes)");
   } else if (policy_.max_tasks > 0) {
     not_enforced_.push_back(
         "process count: " + cgroups.pids.why_not +
@@ -591,22 +607,27 @@ void SandboxedProcessRunner::WarnOnce(std::ostream& out) const {
   std::call_once(once, [&] { out << Warning() << std::flush; });
 }
 
-Command SandboxedProcessRunner::Wrap(const Command& command) const {
+Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const {
   Command wrapped = command;
   wrapped.env.clear();
   if (wrapped.cpu_seconds_limit <= 0) wrapped.cpu_seconds_limit = policy_.cpu_seconds;
   wrapped.open_files_limit = policy_.open_files;
   if (memory_poll_) wrapped.resident_memory_limit = policy_.memory_bytes;
-  if (getuid() != 0 && policy_.user_process_limit > 0) {
+  if ((getuid() != 0 || users_.ok) && policy_.user_process_limit > 0) {
     wrapped.process_limit = policy_.user_process_limit;
+  } else if (users_.ok && policy_.user_process_limit < 0 && policy_.max_tasks > 0) {
+    wrapped.process_limit = policy_.max_tasks;  // the command's own id holds nothing else
   } else if (getuid() != 0 && policy_.user_process_limit < 0 && policy_.max_tasks > 0) {
     wrapped.process_limit = UserTaskCount() + policy_.max_tasks;
   }
   const std::map<std::string, std::string> env = SandboxEnvironment(policy_, command);
 
   if (!bwrap_ok_) {
-    // rlimits and a clean environment only.
-    wrapped.argv = {Exists("/usr/bin/env") ? "/usr/bin/env" : "/bin/env", "-i"};
+    // rlimits, a clean environment and, where labgrade is root, a user id of the command's own.
+    wrapped.argv = {};
+    if (users_.ok) wrapped.argv = RunAsPrefix(users_, run_as);
+    wrapped.argv.push_back(Exists("/usr/bin/env") ? "/usr/bin/env" : "/bin/env");
+    wrapped.argv.push_back("-i");
     for (const auto& [key, value] : env) wrapped.argv.push_back(key + "=" + value);
     wrapped.argv.insert(wrapped.argv.end(), command.argv.begin(), command.argv.end());
     wrapped.wrapper_length = wrapped.argv.size() - command.argv.size();
@@ -683,7 +704,9 @@ ProcessResult SandboxedProcessRunner::Run(const Command& command) {
     std::error_code ec;
     fs::create_directories(policy_.scratch_dir + "/tmp", ec);
   }
-  Command wrapped = Wrap(command);
+  const uid_t run_as = users_.ok ? NextSandboxId() : 0;
+  if (users_.ok && !policy_.scratch_dir.empty()) GiveTreeTo(policy_.scratch_dir, run_as);
+  Command wrapped = Wrap(command, run_as);
   CommandCgroups cgroups(Cgroups(policy_.cgroup_parent), policy_);
   wrapped.cgroup_procs = cgroups.ProcsFiles();
   ProcessResult result = inner_.Run(wrapped);

@@ -16,6 +16,7 @@
 
 #include "manifest.h"
 #include "process.h"
+#include "sandbox_user.h"
 
 namespace labkit {
 
@@ -76,8 +77,11 @@ class SandboxedProcessRunner : public ProcessRunner {
   // Prints Warning() to `out` the first time any runner of this process has one.
   void WarnOnce(std::ostream& out) const;
 
-  // The command as it is handed to the inner runner, without cgroups (for tests and --verbose).
-  Command Wrap(const Command& command) const;
+  // The command as it is handed to the inner runner, without cgroups (for tests and --verbose);
+  // `run_as`: the user id it runs under where separate_users() (NextSandboxId()).
+  Command Wrap(const Command& command, uid_t run_as = 0) const;
+  // No bubblewrap, but labgrade is root: each command runs under a user id of its own.
+  bool separate_users() const { return users_.ok; }
 
  private:
   void Init();
@@ -91,6 +95,7 @@ class SandboxedProcessRunner : public ProcessRunner {
   bool memory_cgroup_ = false;
   bool memory_poll_ = false;  // no memory cgroup: the runner polls the resident size instead
   bool pids_cgroup_ = false;
+  SeparateUsers users_;
   std::vector<std::string> enforced_;
   std::vector<std::string> not_enforced_;
 };

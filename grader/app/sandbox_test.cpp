@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 namespace labkit {
 namespace {
@@ -335,6 +336,44 @@ TEST(Sandbox, WithoutBubblewrapFallsBackAndSaysWhatIsMissing) {
   EXPECT_EQ(r.output.substr(0, r.output.find('\n')), "[" + f.scratch + "]");
   EXPECT_LE(fs::file_size(f.scratch + "/big"), 1000u);
   EXPECT_TRUE(r.signal == SIGXFSZ || r.exit_code != 0) << r.Describe();
+}
+
+// Root without bubblewrap (many GPU servers): each command runs under an id of its own, so that
+// it can neither signal labgrade nor write outside its scratch folder, nor reach another command.
+TEST(Sandbox, AsRootWithoutBubblewrapEachCommandRunsUnderAnIdOfItsOwn) {
+  if (geteuid() != 0) GTEST_SKIP() << "labgrade does not run as root here";
+  Fixture f;
+  fs::permissions(f.root.path(), fs::perms::owner_all | fs::perms::group_read |
+                                     fs::perms::group_exec | fs::perms::others_read |
+                                     fs::perms::others_exec);
+  SandboxPolicy policy = f.Policy();
+  policy.bwrap = "/nonexistent/bwrap";
+  SystemProcessRunner system;
+  SandboxedProcessRunner runner(system, policy);
+  if (!runner.separate_users()) GTEST_SKIP() << runner.Warning();
+  EXPECT_EQ(runner.Warning().find("separate user"), std::string::npos) << runner.Warning();
+  EXPECT_TRUE(HasTaskBound(runner)) << runner.Warning();  // the pids cgroup, else RLIMIT_NPROC
+
+  // A file labgrade (root) made in the scratch folder is the command's to rewrite.
+  std::ofstream(f.scratch + "/input.txt") << "from labgrade\n";
+  Command cmd = Shell("id -u; echo rewritten > input.txt && echo wrote; kill -0 " +
+                      std::to_string(getpid()) + " 2>/dev/null && echo signalled labgrade; "
+                      "echo x > " + f.kit + "/new 2>/dev/null && echo wrote the kit");
+  cmd.cwd = f.scratch;
+  const ProcessResult first = runner.Run(cmd);
+  std::istringstream lines(first.output);
+  std::string id;
+  std::getline(lines, id);
+  ASSERT_FALSE(id.empty()) << first.Describe();
+  EXPECT_GE(std::stoull(id), kFirstSandboxId) << first.output;
+  EXPECT_NE(first.output.find("wrote"), std::string::npos) << first.output;
+  EXPECT_EQ(first.output.find("signalled labgrade"), std::string::npos) << first.output;
+  EXPECT_EQ(first.output.find("wrote the kit"), std::string::npos) << first.output;
+  EXPECT_FALSE(fs::exists(f.kit + "/new"));
+
+  const ProcessResult second = runner.Run(Shell("id -u"));
+  EXPECT_NE(second.output.substr(0, second.output.find('\n')), id)
+      << "two commands ran under the same id";
 }
 
 TEST(Sandbox, GradingPolicyShowsOnlyWhatTheBuildNeeds) {

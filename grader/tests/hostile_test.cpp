@@ -10,7 +10,9 @@
 // known_failure, leftover_process (a process name that must not outlive grading), max_seconds,
 // isolate (grade in a forked child in its own process group: the case attacks its parent),
 // memory_limit_mib (the sandbox's memory limit for this case, lowered like the time limits so that
-// a memory hog reaches it within them; the case skips where no memory limit can be enforced).
+// a memory hog reaches it within them; the case skips where no memory limit can be enforced),
+// needs_namespaces (the case needs bubblewrap's private view of the files, and skips where the
+// sandbox has none: labgrade says so in its warning).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -55,6 +57,7 @@ struct HostileCase {
   Expectation expect, cpu, gpu;
   double max_seconds = 0;
   bool isolate = false;
+  bool needs_namespaces = false;
   long long memory_limit_mib = 0;  // 0: the sandbox's own
 
   const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
@@ -101,6 +104,7 @@ std::vector<HostileCase> LoadCases() {
       if (n["leftover_process"]) c.leftover_process = n["leftover_process"].as<std::string>();
       if (n["max_seconds"]) c.max_seconds = n["max_seconds"].as<double>();
       if (n["isolate"]) c.isolate = n["isolate"].as<bool>();
+      if (n["needs_namespaces"]) c.needs_namespaces = n["needs_namespaces"].as<bool>();
       if (n["memory_limit_mib"]) c.memory_limit_mib = n["memory_limit_mib"].as<long long>();
       cases.push_back(c);
     }
@@ -266,12 +270,14 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
   const HostileCase& c = GetParam();
   if (c.backend != "any" && c.backend != ToString(BackendUnderTest()))
     GTEST_SKIP() << c.name << " is for the " << c.backend << " backend only";
-  if (c.memory_limit_mib > 0) {
-    const SandboxedProcessRunner probe(SystemSandboxPolicy(fs::temp_directory_path().string()));
-    if (!probe.memory_limited())
-      GTEST_SKIP() << c.name << " needs a memory limit, and none can be enforced here:\n"
-                   << probe.Warning();
-  }
+  const SandboxedProcessRunner probe(SystemSandboxPolicy(fs::temp_directory_path().string()));
+  if (c.memory_limit_mib > 0 && !probe.memory_limited())
+    GTEST_SKIP() << c.name << " needs a memory limit, and none can be enforced here:\n"
+                 << probe.Warning();
+  if (c.needs_namespaces && !probe.namespaces())
+    GTEST_SKIP() << c.name << " needs the sandbox's private view of the files (bubblewrap), "
+                 << "and there is none here:\n"
+                 << probe.Warning();
   const Expectation& want = c.Expected();
   std::vector<std::string> problems;
   const auto started = std::chrono::steady_clock::now();

@@ -1,0 +1,63 @@
+#include "device_memory_budget.h"
+
+#include <cstdlib>
+
+namespace labkit {
+
+std::size_t DeviceMemoryBudget::LimitFromEnvironment() {
+  const char* text = std::getenv("LABKIT_DEVICE_MEMORY_LIMIT");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  return end != nullptr && *end == '\0' ? static_cast<std::size_t>(value) : 0;
+}
+
+bool DeviceMemoryBudget::Admit(std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (limit_ == 0 || (bytes <= limit_ && in_use_ <= limit_ - bytes)) return true;
+  ++refusals_;
+  return false;
+}
+
+void DeviceMemoryBudget::Allocated(const void* ptr, std::size_t bytes) {
+  if (ptr == nullptr) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, fresh] = live_.emplace(ptr, bytes);
+  if (!fresh) {  // the runtime reused an address this budget still counted: count it once
+    in_use_ -= it->second;
+    it->second = bytes;
+  }
+  in_use_ += bytes;
+}
+
+void DeviceMemoryBudget::Freed(const void* ptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = live_.find(ptr);
+  if (it == live_.end()) return;
+  in_use_ -= it->second;
+  live_.erase(it);
+}
+
+std::size_t DeviceMemoryBudget::in_use() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return in_use_;
+}
+
+int DeviceMemoryBudget::refusals() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return refusals_;
+}
+
+std::string DeviceMemoryBudget::RefusalNote(const char* call, std::size_t bytes) const {
+  const std::size_t mib = std::size_t(1) << 20;
+  return std::string("[labkit: ") + call + " of " + std::to_string(bytes) +
+         " bytes refused: this program already holds " + std::to_string(in_use() / mib) +
+         " MiB of device memory and may hold " + std::to_string(limit_ / mib) + " MiB]\n";
+}
+
+DeviceMemoryBudget& ProcessDeviceMemoryBudget() {
+  static DeviceMemoryBudget budget(DeviceMemoryBudget::LimitFromEnvironment());
+  return budget;
+}
+
+}  // namespace labkit

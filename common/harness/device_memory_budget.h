@@ -1,0 +1,48 @@
+// How much device memory one harness process may hold at once (GPU backend). When a class is
+// graded, many harnesses share one GPU: a submission that allocates on every call and never frees,
+// or grabs all it can, would otherwise starve the others' allocations and fail correct work. The
+// grader gives the limit in $LABKIT_DEVICE_MEMORY_LIMIT (bytes); device_memory_wrap_gpu.cu asks
+// this budget before each allocation and tells it of each free.
+//
+// Plain C++ (no CUDA types), so that its accounting is tested on machines without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace labkit {
+
+class DeviceMemoryBudget {
+ public:
+  explicit DeviceMemoryBudget(std::size_t limit_bytes) : limit_(limit_bytes) {}
+
+  // Reads $LABKIT_DEVICE_MEMORY_LIMIT; no limit where it is unset, empty, zero or not a number.
+  static std::size_t LimitFromEnvironment();
+
+  // Whether `bytes` more fit under the limit (always, when there is none). A refusal is counted.
+  bool Admit(std::size_t bytes);
+  // An allocation the runtime made after Admit said yes.
+  void Allocated(const void* ptr, std::size_t bytes);
+  // A pointer given to a free call; one this budget never saw is ignored.
+  void Freed(const void* ptr);
+
+  std::size_t in_use() const;
+  std::size_t limit() const { return limit_; }
+  int refusals() const;
+  // The line a refusal prints once to stderr, for the student's log.
+  std::string RefusalNote(const char* call, std::size_t bytes) const;
+
+ private:
+  const std::size_t limit_;  // 0: none
+  mutable std::mutex mutex_;
+  std::unordered_map<const void*, std::size_t> live_;
+  std::size_t in_use_ = 0;
+  int refusals_ = 0;
+};
+
+// The process's budget (LimitFromEnvironment(), read once).
+DeviceMemoryBudget& ProcessDeviceMemoryBudget();
+
+}  // namespace labkit
