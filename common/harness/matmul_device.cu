@@ -166,6 +166,9 @@ class L2Flusher {
 double timed_call(L2Flusher& flusher, int salt, const std::function<void()>& call) {
   Event start, stop;
   flusher.flush(salt);
+  // The flush (and C's poison before it) must be done before the call starts: work the function
+  // puts on a stream of its own does not wait for the default stream.
+  LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
   start.record();
   call();
   // Wait for every stream before the stop event: work the function left running on a stream of
@@ -245,6 +248,7 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
       buf.A[s]->upload(*r.A_sets[(s + 1) % sets]);
       buf.B[s]->upload(*r.B_sets[(s + 1) % sets]);
       buf.C[s]->poison();
+      LABKIT_CUDA_CHECK(cudaDeviceSynchronize());  // as in timed_call: poison first, then the call
       student(s)();
     }
     const CaseOutcome last = finish_launch();

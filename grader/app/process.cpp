@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -111,6 +112,21 @@ void TraceCommand(const Command& command, const ProcessResult& result, const rus
   }
   close(fd);
 }
+// Kills every process of `uid` (not root): a child becomes that user and signals all it may,
+// which are exactly that user's processes.
+void KillAllOfUser(uid_t uid) {
+  if (uid == 0) return;
+  const pid_t killer = fork();
+  if (killer < 0) return;
+  if (killer == 0) {
+    // Raw system calls: the child of a threaded process may only make async-signal-safe calls.
+    if (syscall(SYS_setgroups, 0, nullptr) == 0 && syscall(SYS_setresgid, uid, uid, uid) == 0 &&
+        syscall(SYS_setresuid, uid, uid, uid) == 0)
+      kill(-1, SIGKILL);
+    _exit(0);
+  }
+  waitpid(killer, nullptr, 0);
+}
 }  // namespace
 
 ProcessResult SystemProcessRunner::Run(const Command& command) {
@@ -146,8 +162,14 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
       start + std::chrono::milliseconds(static_cast<long long>(command.timeout_seconds * 1000));
   char buffer[65536];
   bool open_pipe = true;
-  // Without a memory limit the loop wakes only for output; with one, at least every 100 ms.
-  const long long wake_ms = command.resident_memory_limit > 0 ? kMemoryPollMs : 1000;
+  // Without a memory limit the loop wakes only for output; with one, at least every 100 ms, and
+  // as often with a user of its own, to see the command end while something it started still
+  // holds the output open.
+  const long long wake_ms =
+      command.resident_memory_limit > 0 || command.own_user != 0 ? kMemoryPollMs : 1000;
+  int status = 0;
+  rusage usage{};
+  bool reaped = false;
   auto next_memory_check = start;
   auto check_memory = [&] {
     const auto now = Clock::now();
@@ -169,6 +191,10 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
       break;
     }
     check_memory();
+    if (command.own_user != 0 && !reaped && wait4(pid, &status, WNOHANG, &usage) == pid) {
+      reaped = true;  // it ended: end what it left behind too, so the output closes
+      KillAllOfUser(command.own_user);
+    }
     pollfd pfd{pipe_fds[0], POLLIN, 0};
     const int ready = poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), wake_ms)));
     if (ready < 0 && errno != EINTR) break;
@@ -184,9 +210,9 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
     result.output_dropped += static_cast<std::size_t>(got) - keep;
   }
   // The pipe closed (or time ran out): kill the whole group so nothing it forked lives on.
-  int status = 0;
-  rusage usage{};
-  if (result.timed_out) {
+  if (reaped) {
+    // Waited for above.
+  } else if (result.timed_out) {
     kill(-pid, SIGKILL);
     wait4(pid, &status, 0, &usage);
   } else {
@@ -202,8 +228,9 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
       }
       usleep(2000);
     }
-    kill(-pid, SIGKILL);  // stragglers in its group
   }
+  if (!reaped) kill(-pid, SIGKILL);  // stragglers in its group
+  KillAllOfUser(command.own_user);   // and, with a user of its own, everything else it started
   close(pipe_fds[0]);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!result.timed_out) {

@@ -2,6 +2,8 @@
 // student wrote runs through here (compilers included, which a template bomb can keep busy).
 #pragma once
 
+#include <sys/types.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +32,10 @@ struct Command {
   long long resident_memory_limit = 0;
   // Leading argv entries that are a wrapper (the sandbox's), not the command itself.
   std::size_t wrapper_length = 0;
+  // Non-zero: the user id the command runs under, which nothing else uses (the sandbox's, as
+  // root without bubblewrap). When the command ends or times out, every process of that id is
+  // killed, including those that left its process group and session.
+  uid_t own_user = 0;
 };
 
 struct ProcessResult {

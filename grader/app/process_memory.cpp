@@ -34,6 +34,19 @@ long long ResidentBytesFromStatm(const std::string& statm, long long page_bytes)
   return resident * page_bytes;
 }
 
+long long ProportionalBytesFromSmapsRollup(const std::string& smaps_rollup) {
+  std::istringstream lines(smaps_rollup);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("Pss:", 0) != 0) continue;
+    std::istringstream fields(line.substr(4));
+    long long kib = -1;
+    std::string unit;
+    if (!(fields >> kib >> unit) || kib < 0 || unit != "kB") return -1;
+    return kib * 1024;
+  }
+  return -1;
+}
+
 pid_t ParentFromStat(const std::string& stat) {
   const auto close = stat.rfind(')');
   if (close == std::string::npos) return -1;
@@ -71,8 +84,9 @@ TreeMemory MeasureProcessTree(pid_t root) {
   TreeMemory memory;
   for (const pid_t pid : ProcessTree(root, parent_of)) {
     // A process that ended between the two reads has nothing resident any more.
-    const long long bytes = ResidentBytesFromStatm(
-        ReadProcFile("/proc/" + std::to_string(pid) + "/statm"), PageBytes());
+    const std::string proc = "/proc/" + std::to_string(pid);
+    long long bytes = ProportionalBytesFromSmapsRollup(ReadProcFile(proc + "/smaps_rollup"));
+    if (bytes < 0) bytes = ResidentBytesFromStatm(ReadProcFile(proc + "/statm"), PageBytes());
     if (bytes < 0) continue;
     memory.resident_bytes += bytes;
     memory.pids.push_back(pid);

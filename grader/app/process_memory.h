@@ -16,6 +16,11 @@ namespace labkit {
 // the text is not that.
 long long ResidentBytesFromStatm(const std::string& statm, long long page_bytes);
 
+// The proportional set size (Pss) in bytes from the text of /proc/PID/smaps_rollup ("Pss:  N kB"):
+// resident memory with each shared page split among the processes that share it, so that the
+// forked children of one program add up to what they really hold. -1 when the text has no Pss.
+long long ProportionalBytesFromSmapsRollup(const std::string& smaps_rollup);
+
 // The parent pid from the text of /proc/PID/stat; -1 when the text is not that. The command name
 // in parentheses may itself hold spaces and ')', so the fields are counted from the last ')'.
 pid_t ParentFromStat(const std::string& stat);
@@ -24,7 +29,9 @@ pid_t ParentFromStat(const std::string& stat);
 std::vector<pid_t> ProcessTree(pid_t root, const std::map<pid_t, pid_t>& parent_of);
 
 struct TreeMemory {
-  long long resident_bytes = 0;  // summed over the processes (shared pages counted in each)
+  // Summed over the processes: their Pss where the kernel gives one (4.14 and later), else their
+  // resident size (shared pages then counted in each).
+  long long resident_bytes = 0;
   std::vector<pid_t> pids;       // the processes measured, root first
 };
 

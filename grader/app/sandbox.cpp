@@ -540,7 +540,8 @@ void SandboxedProcessRunner::Init() {
     if (users_.ok) {
       enforced_.push_back(
           "a user id of its own for each command (not root): it cannot signal labgrade or other "
-          "commands, and writes only in its scratch folder and where everyone may");
+          "commands, writes only in its scratch folder and where everyone may, and nothing it "
+          "starts outlives it");
     } else if (geteuid() == 0) {
       not_enforced_.push_back("separate user: student code runs as root, because " +
                               users_.why_not);
@@ -553,7 +554,9 @@ void SandboxedProcessRunner::Init() {
              " can read (solutions/, datasets, other submissions)" +
              (users_.ok ? "" : " and write where it can write") + why,
          "PID namespace: a process that leaves its process group outlives the command" +
-             std::string(pids_cgroup_ || memory_cgroup_ ? " unless the cgroup catches it" : "")});
+             std::string(users_.ok ? " while it runs (its user's processes are killed after it)"
+                         : pids_cgroup_ || memory_cgroup_ ? " unless the cgroup catches it"
+                                                          : "")});
   }
   memory_poll_ = !memory_cgroup_ && policy_.memory_bytes > 0 && CanMeasureResidentMemory();
   if (memory_cgroup_) {
@@ -625,7 +628,10 @@ Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const
   if (!bwrap_ok_) {
     // rlimits, a clean environment and, where labgrade is root, a user id of the command's own.
     wrapped.argv = {};
-    if (users_.ok) wrapped.argv = RunAsPrefix(users_, run_as);
+    if (users_.ok) {
+      wrapped.argv = RunAsPrefix(users_, run_as);
+      wrapped.own_user = run_as;  // all of it killed when the command ends
+    }
     wrapped.argv.push_back(Exists("/usr/bin/env") ? "/usr/bin/env" : "/bin/env");
     wrapped.argv.push_back("-i");
     for (const auto& [key, value] : env) wrapped.argv.push_back(key + "=" + value);

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -374,6 +375,18 @@ TEST(Sandbox, AsRootWithoutBubblewrapEachCommandRunsUnderAnIdOfItsOwn) {
   const ProcessResult second = runner.Run(Shell("id -u"));
   EXPECT_NE(second.output.substr(0, second.output.find('\n')), id)
       << "two commands ran under the same id";
+
+  // A process that left the group and the session, still holding the output open, ends with the
+  // command (its user's processes are killed) instead of keeping it to the time limit.
+  const std::string token = UniqueToken();
+  const auto started = std::chrono::steady_clock::now();
+  const ProcessResult escaped =
+      runner.Run(Shell("setsid sh -c 'sleep 30; : " + token + "' & echo left", 20));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_FALSE(escaped.timed_out) << escaped.Describe();
+  EXPECT_LT(seconds, 5) << escaped.Describe();
+  EXPECT_EQ(ProcessesWith(token), 0);
 }
 
 TEST(Sandbox, GradingPolicyShowsOnlyWhatTheBuildNeeds) {
