@@ -102,7 +102,7 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     if (r.error == "cudaErrorMemoryAllocation")
       cause = " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
               "without its cudaFree), or far more of it than the matrices need.";
-    else if (r.error == "cudaErrorIllegalAddress")
+    else if (r.error == "cudaErrorIllegalAddress" || r.error == "cudaErrorInvalidAddressSpace")
       cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
     else if (r.error == "cudaErrorLaunchFailure")
       cause = " Usual cause: the kernel faulted or broke a barrier rule.";

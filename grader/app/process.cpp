@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "process_memory.h"
 
@@ -121,8 +122,11 @@ void KillAllOfUser(uid_t uid) {
   if (killer == 0) {
     // Raw system calls: the child of a threaded process may only make async-signal-safe calls.
     if (syscall(SYS_setgroups, 0, nullptr) == 0 && syscall(SYS_setresgid, uid, uid, uid) == 0 &&
-        syscall(SYS_setresuid, uid, uid, uid) == 0)
-      kill(-1, SIGKILL);
+        syscall(SYS_setresuid, uid, uid, uid) == 0) {
+      // Again while any is left (for up to 100 ms): one caught in fork() may have a new child.
+      const timespec pause{0, 2'000'000};
+      for (int round = 0; round < 50 && kill(-1, SIGKILL) == 0; ++round) nanosleep(&pause, nullptr);
+    }
     _exit(0);
   }
   waitpid(killer, nullptr, 0);

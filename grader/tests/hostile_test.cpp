@@ -299,7 +299,12 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
     problems.push_back("grading took " + std::to_string(int(seconds)) + " s, more than " +
                        std::to_string(int(c.max_seconds)) + " s");
   if (!c.leftover_process.empty()) {
-    const std::vector<pid_t> left = ProcessesNamed(c.leftover_process);
+    // SIGKILL is delivered asynchronously: give a process already killed a moment to be gone.
+    std::vector<pid_t> left = ProcessesNamed(c.leftover_process);
+    for (int i = 0; i < 20 && !left.empty(); ++i) {
+      usleep(100'000);
+      left = ProcessesNamed(c.leftover_process);
+    }
     if (!left.empty())
       problems.push_back(std::to_string(left.size()) + " process(es) named '" + c.leftover_process +
                          "' outlived the grading");
