@@ -114,8 +114,10 @@ std::vector<HostileCase> LoadCases() {
   return cases;
 }
 
-// Pids of live processes called `name` (their /proc/PID/comm).
-std::vector<pid_t> ProcessesNamed(const std::string& name) {
+// Pids of live processes called `name` (their /proc/PID/comm) whose environment mentions `marker`
+// (empty: any): a case's work folder, which its commands' TMPDIR and HOME name, tells its processes
+// from those of a class graded at the same time (ctest -j runs the batch test beside the cases).
+std::vector<pid_t> ProcessesNamed(const std::string& name, const std::string& marker = "") {
   std::vector<pid_t> found;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/proc", ec)) {
@@ -130,9 +132,20 @@ std::vector<pid_t> ProcessesNamed(const std::string& name) {
     std::getline(stat, text);
     const auto close = text.rfind(')');
     if (close != std::string::npos && text.size() > close + 2 && text[close + 2] == 'Z') continue;
+    if (!marker.empty()) {
+      std::ifstream environ(e.path() / "environ", std::ios::binary);
+      const std::string env((std::istreambuf_iterator<char>(environ)),
+                            std::istreambuf_iterator<char>());
+      if (env.find(marker) == std::string::npos) continue;
+    }
     found.push_back(static_cast<pid_t>(std::stol(pid)));
   }
   return found;
+}
+
+// Where a case is graded (its scratch folder).
+std::string CaseWorkDir(const HostileCase& c) {
+  return (fs::temp_directory_path() / ("labkit_hostile_" + c.name)).string();
 }
 
 LabSpec LowLimits(LabSpec spec) {
@@ -215,7 +228,7 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
     request.submission_name = c.name;
     request.backend = BackendUnderTest();
     request.seed = 20261122;
-    request.work_dir = (fs::temp_directory_path() / ("labkit_hostile_" + c.name)).string();
+    request.work_dir = CaseWorkDir(c);
     fs::remove_all(request.work_dir);
     auto grade_to_text = [&](std::string& text) {
       // The sandbox labgrade itself uses: these cases test the grader as a student meets it.
@@ -300,10 +313,11 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
                        std::to_string(int(c.max_seconds)) + " s");
   if (!c.leftover_process.empty()) {
     // SIGKILL is delivered asynchronously: give a process already killed a moment to be gone.
-    std::vector<pid_t> left = ProcessesNamed(c.leftover_process);
+    const std::string work_dir = CaseWorkDir(c);
+    std::vector<pid_t> left = ProcessesNamed(c.leftover_process, work_dir);
     for (int i = 0; i < 20 && !left.empty(); ++i) {
       usleep(100'000);
-      left = ProcessesNamed(c.leftover_process);
+      left = ProcessesNamed(c.leftover_process, work_dir);
     }
     if (!left.empty())
       problems.push_back(std::to_string(left.size()) + " process(es) named '" + c.leftover_process +
