@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,9 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 
 #include "process_memory.h"
+#include "user_processes.h"
 
 extern char** environ;
 
@@ -112,24 +111,6 @@ void TraceCommand(const Command& command, const ProcessResult& result, const rus
     // A trace is a convenience: losing a line must not fail the grading.
   }
   close(fd);
-}
-// Kills every process of `uid` (not root): a child becomes that user and signals all it may,
-// which are exactly that user's processes.
-void KillAllOfUser(uid_t uid) {
-  if (uid == 0) return;
-  const pid_t killer = fork();
-  if (killer < 0) return;
-  if (killer == 0) {
-    // Raw system calls: the child of a threaded process may only make async-signal-safe calls.
-    if (syscall(SYS_setgroups, 0, nullptr) == 0 && syscall(SYS_setresgid, uid, uid, uid) == 0 &&
-        syscall(SYS_setresuid, uid, uid, uid) == 0) {
-      // Again while any is left (for up to 100 ms): one caught in fork() may have a new child.
-      const timespec pause{0, 2'000'000};
-      for (int round = 0; round < 50 && kill(-1, SIGKILL) == 0; ++round) nanosleep(&pause, nullptr);
-    }
-    _exit(0);
-  }
-  waitpid(killer, nullptr, 0);
 }
 }  // namespace
 
