@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+#include <sstream>
+
 #include "process.h"
 
 namespace labkit {
@@ -19,14 +22,74 @@ const char* ToString(Flavour flavour) {
   return "?";
 }
 
-bool GpuPresent() {
-  if (access("/dev/nvidiactl", F_OK) != 0 && access("/dev/nvidia0", F_OK) != 0) return false;
+namespace {
+
+ProcessResult ListGpus() {
   SystemProcessRunner runner;
   Command probe;
   probe.argv = {"nvidia-smi", "-L"};
   probe.timeout_seconds = 20;
-  const ProcessResult r = runner.Run(probe);
+  return runner.Run(probe);
+}
+
+std::string Trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// "... (UUID: GPU-1234)" -> "GPU-1234"; "" when the line names none.
+std::string UuidOf(const std::string& line) {
+  const auto at = line.find("(UUID: ");
+  if (at == std::string::npos) return "";
+  const auto start = at + 7;
+  const auto end = line.find(')', start);
+  return Trimmed(line.substr(start, end == std::string::npos ? std::string::npos : end - start));
+}
+
+}  // namespace
+
+bool GpuPresent() {
+  if (access("/dev/nvidiactl", F_OK) != 0 && access("/dev/nvidia0", F_OK) != 0) return false;
+  const ProcessResult r = ListGpus();
   return r.Succeeded() && r.output.find("GPU 0") != std::string::npos;
+}
+
+std::vector<std::string> GpuIdsFromNvidiaSmiList(const std::string& text) {
+  std::vector<std::string> ids;
+  bool last_gpu_has_instances = false;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string trimmed = Trimmed(line);
+    const std::string uuid = UuidOf(trimmed);
+    if (uuid.empty()) continue;
+    if (trimmed.rfind("GPU ", 0) == 0) {
+      ids.push_back(uuid);
+      last_gpu_has_instances = false;
+    } else if (trimmed.rfind("MIG ", 0) == 0 && !ids.empty()) {
+      if (!last_gpu_has_instances) ids.pop_back();  // the GPU itself is not a CUDA device then
+      ids.push_back(uuid);
+      last_gpu_has_instances = true;
+    }
+  }
+  return ids;
+}
+
+std::vector<std::string> SplitVisibleDevices(const std::string& value) {
+  std::vector<std::string> entries;
+  std::istringstream parts(value);
+  std::string part;
+  while (std::getline(parts, part, ','))
+    if (!Trimmed(part).empty()) entries.push_back(Trimmed(part));
+  return entries;
+}
+
+std::vector<std::string> VisibleGpus() {
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return SplitVisibleDevices(visible);
+  const ProcessResult r = ListGpus();
+  if (!r.Succeeded()) return {};
+  return GpuIdsFromNvidiaSmiList(r.output);
 }
 
 }  // namespace labkit

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace labkit {
 
@@ -19,5 +20,17 @@ const char* ToString(Flavour flavour);
 
 // True when a CUDA device answers here (nvidia-smi lists one and /dev/nvidia0 exists).
 bool GpuPresent();
+
+// The GPUs labgrade may spread work over, each as a value for CUDA_VISIBLE_DEVICES: the entries of
+// labgrade's own CUDA_VISIBLE_DEVICES where it is set, else every GPU `nvidia-smi -L` lists, by
+// UUID (nvidia-smi counts in PCI order, CUDA by default fastest first, so indices could differ).
+std::vector<std::string> VisibleGpus();
+
+// The UUIDs in the text of `nvidia-smi -L`, one per device CUDA would see: a GPU split into MIG
+// instances stands for its instances.
+std::vector<std::string> GpuIdsFromNvidiaSmiList(const std::string& text);
+
+// The entries of a CUDA_VISIBLE_DEVICES value ("0,1", "GPU-...,GPU-..."), blanks dropped.
+std::vector<std::string> SplitVisibleDevices(const std::string& value);
 
 }  // namespace labkit

@@ -170,7 +170,13 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   auto journal = Journal::Open((fs::path(options.out_dir) / "journal.jsonl").string());
   if (!journal) return MakeError(journal.error());
 
-  GpuGateRunner gated(runner);
+  // Several GPUs: commands spread over them, one timed run per GPU at a time. One GPU: left to the
+  // environment, as a single `check` is.
+  std::vector<std::string> gpus;
+  if (options.backend == Backend::kGpu) gpus = VisibleGpus();
+  if (gpus.size() < 2) gpus.clear();
+  if (!gpus.empty()) std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
+  GpuGateRunner gated(runner, gpus);
   BatchContext ctx{gated, manifest, spec, options, *journal, {}};
   BatchCounts counts;
   counts.total = static_cast<int>(submissions->size());

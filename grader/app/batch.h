@@ -1,5 +1,5 @@
 // `labgrade grade`: a whole class in one command. Builds and correctness runs go in parallel
-// (--jobs), timed runs one at a time on the GPU (GpuGateRunner), each submission's result is
+// (--jobs), timed runs one at a time on each GPU (GpuGateRunner), each submission's result is
 // written as soon as it is known and recorded in a journal, so the same command resumes a batch
 // that was killed, and a grader fault is "not graded" (retried on resume), never a student's zero.
 #pragma once

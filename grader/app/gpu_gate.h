@@ -1,14 +1,21 @@
-// Batch grading runs many submissions at once on one GPU. Correctness runs may share it; a timed
-// run must not: another process's kernels would slow it down and the score would depend on who
-// else was being graded. GpuGateRunner takes a shared or exclusive hold per command, as the
-// command's `gpu` field asks, around any other runner.
+// Batch grading runs many submissions at once on the machine's GPUs. Correctness runs may share a
+// GPU; a timed run must not: another process's kernels would slow it down and the score would
+// depend on who else was being graded. GpuGateRunner takes a shared or exclusive hold on one GPU
+// per command, as the command's `gpu` field asks, around any other runner, and points the command
+// at that GPU (CUDA_VISIBLE_DEVICES), so each GPU runs at most one timed run at a time and several
+// GPUs time several submissions side by side. A submission's speed is judged against references
+// timed in the same run, so which GPU it lands on does not change its score.
 //
-// Timed runs go first: once one is waiting, no new shared run starts (std::shared_mutex makes no
-// such promise, and with sixteen jobs correctness runs would keep a timed run waiting for minutes).
+// Timed runs go first: once one is waiting for a GPU, no new shared run starts anywhere, and the
+// GPU it has claimed takes no new shared runs while the ones already there finish (std::shared_mutex
+// makes no such promise, and with sixteen jobs correctness runs would keep a timed run waiting for
+// minutes).
 #pragma once
 
 #include <condition_variable>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "process.h"
 
@@ -16,47 +23,28 @@ namespace labkit {
 
 class GpuGateRunner : public ProcessRunner {
  public:
-  explicit GpuGateRunner(ProcessRunner& inner) : inner_(inner) {}
+  // `gpus`: what CUDA_VISIBLE_DEVICES should say for each GPU (VisibleGpus()); empty: one GPU,
+  // left as the environment chooses.
+  explicit GpuGateRunner(ProcessRunner& inner, std::vector<std::string> gpus = {});
 
-  ProcessResult Run(const Command& command) override {
-    if (command.gpu == GpuUse::kNone) return inner_.Run(command);
-    const bool exclusive = command.gpu == GpuUse::kExclusive;
-    Enter(exclusive);
-    ProcessResult result = inner_.Run(command);
-    Leave(exclusive);
-    return result;
-  }
+  ProcessResult Run(const Command& command) override;
 
  private:
-  void Enter(bool exclusive) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (exclusive) {
-      ++writers_waiting_;
-      changed_.wait(lock, [&] { return !writer_active_ && readers_ == 0; });
-      --writers_waiting_;
-      writer_active_ = true;
-    } else {
-      changed_.wait(lock, [&] { return !writer_active_ && writers_waiting_ == 0; });
-      ++readers_;
-    }
-  }
-  void Leave(bool exclusive) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (exclusive)
-        writer_active_ = false;
-      else
-        --readers_;
-    }
-    changed_.notify_all();
-  }
+  struct Gpu {
+    int shared = 0;        // shared runs on it now
+    bool claimed = false;  // by a timed run, running or waiting for the shared ones to finish
+  };
+  std::size_t Enter(bool exclusive);
+  void Leave(std::size_t gpu, bool exclusive);
+  // The unclaimed GPU with the fewest shared runs; gpus_.size() when all are claimed.
+  std::size_t LeastBusyUnclaimed() const;
 
   ProcessRunner& inner_;
+  std::vector<std::string> visible_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  int readers_ = 0;
-  int writers_waiting_ = 0;
-  bool writer_active_ = false;
+  std::vector<Gpu> gpus_;
+  int timed_waiting_for_a_gpu_ = 0;
 };
 
 }  // namespace labkit

@@ -1,0 +1,59 @@
+#include "gpu_gate.h"
+
+#include <algorithm>
+
+namespace labkit {
+
+GpuGateRunner::GpuGateRunner(ProcessRunner& inner, std::vector<std::string> gpus)
+    : inner_(inner), visible_(std::move(gpus)), gpus_(std::max<std::size_t>(1, visible_.size())) {}
+
+ProcessResult GpuGateRunner::Run(const Command& command) {
+  if (command.gpu == GpuUse::kNone) return inner_.Run(command);
+  const bool exclusive = command.gpu == GpuUse::kExclusive;
+  const std::size_t gpu = Enter(exclusive);
+  Command placed = command;
+  if (!visible_.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible_[gpu];
+  ProcessResult result = inner_.Run(placed);
+  Leave(gpu, exclusive);
+  return result;
+}
+
+std::size_t GpuGateRunner::LeastBusyUnclaimed() const {
+  std::size_t best = gpus_.size();
+  for (std::size_t g = 0; g < gpus_.size(); ++g)
+    if (!gpus_[g].claimed && (best == gpus_.size() || gpus_[g].shared < gpus_[best].shared))
+      best = g;
+  return best;
+}
+
+std::size_t GpuGateRunner::Enter(bool exclusive) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (exclusive) {
+    ++timed_waiting_for_a_gpu_;
+    changed_.wait(lock, [&] { return LeastBusyUnclaimed() < gpus_.size(); });
+    --timed_waiting_for_a_gpu_;
+    const std::size_t gpu = LeastBusyUnclaimed();
+    gpus_[gpu].claimed = true;
+    changed_.wait(lock, [&] { return gpus_[gpu].shared == 0; });
+    return gpu;
+  }
+  changed_.wait(lock, [&] {
+    return timed_waiting_for_a_gpu_ == 0 && LeastBusyUnclaimed() < gpus_.size();
+  });
+  const std::size_t gpu = LeastBusyUnclaimed();
+  ++gpus_[gpu].shared;
+  return gpu;
+}
+
+void GpuGateRunner::Leave(std::size_t gpu, bool exclusive) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (exclusive)
+      gpus_[gpu].claimed = false;
+    else
+      --gpus_[gpu].shared;
+  }
+  changed_.notify_all();
+}
+
+}  // namespace labkit
