@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -80,8 +81,12 @@ std::vector<std::string> SplitVisibleDevices(const std::string& value) {
   std::vector<std::string> entries;
   std::istringstream parts(value);
   std::string part;
-  while (std::getline(parts, part, ','))
-    if (!Trimmed(part).empty()) entries.push_back(Trimmed(part));
+  while (std::getline(parts, part, ',')) {
+    const std::string entry = Trimmed(part);
+    // Listed twice, one GPU would run two timed runs at once.
+    if (!entry.empty() && std::find(entries.begin(), entries.end(), entry) == entries.end())
+      entries.push_back(entry);
+  }
   return entries;
 }
 

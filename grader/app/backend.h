@@ -30,7 +30,8 @@ std::vector<std::string> VisibleGpus();
 // instances stands for its instances.
 std::vector<std::string> GpuIdsFromNvidiaSmiList(const std::string& text);
 
-// The entries of a CUDA_VISIBLE_DEVICES value ("0,1", "GPU-...,GPU-..."), blanks dropped.
+// The entries of a CUDA_VISIBLE_DEVICES value ("0,1", "GPU-...,GPU-..."), blanks and repeats
+// dropped.
 std::vector<std::string> SplitVisibleDevices(const std::string& value);
 
 }  // namespace labkit

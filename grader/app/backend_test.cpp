@@ -29,9 +29,10 @@ TEST(GpuIdsFromNvidiaSmiList, TextWithoutGpusGivesNone) {
                   .empty());
 }
 
-TEST(SplitVisibleDevices, SplitsOnCommasAndDropsBlanks) {
+TEST(SplitVisibleDevices, SplitsOnCommasAndDropsBlanksAndRepeats) {
   EXPECT_EQ(SplitVisibleDevices("0,1"), (Ids{"0", "1"}));
   EXPECT_EQ(SplitVisibleDevices(" GPU-a , ,GPU-b"), (Ids{"GPU-a", "GPU-b"}));
+  EXPECT_EQ(SplitVisibleDevices("1,0,1"), (Ids{"1", "0"}));
   EXPECT_TRUE(SplitVisibleDevices("").empty());
 }
 

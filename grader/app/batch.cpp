@@ -68,6 +68,7 @@ class Progress {
 
 struct BatchContext {
   ProcessRunner& runner;
+  GpuGate& gpus;
   const Manifest& manifest;
   const LabSpec& spec;
   const BatchOptions& options;
@@ -103,7 +104,8 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
         ctx.runner, GradingSandboxPolicy(ctx.manifest, ctx.spec.id, request.src_dir,
                                          request.work_dir, {results.string()}));
     sandboxed.WarnOnce(std::cerr);
-    const GradeResult result = GradeSubmission(sandboxed, ctx.manifest, ctx.spec, request);
+    GpuGateRunner on_a_gpu(ctx.gpus, sandboxed);  // outside: the sandbox builds the environment
+    const GradeResult result = GradeSubmission(on_a_gpu, ctx.manifest, ctx.spec, request);
 
     const std::string fault = GraderFault(result);
     if (fault.empty()) {
@@ -176,8 +178,8 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   if (options.backend == Backend::kGpu) gpus = VisibleGpus();
   if (gpus.size() < 2) gpus.clear();
   if (!gpus.empty()) std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
-  GpuGateRunner gated(runner, gpus);
-  BatchContext ctx{gated, manifest, spec, options, *journal, {}};
+  GpuGate gate(gpus);
+  BatchContext ctx{runner, gate, manifest, spec, options, *journal, {}};
   BatchCounts counts;
   counts.total = static_cast<int>(submissions->size());
   std::vector<const Submission*> todo;

@@ -4,21 +4,26 @@
 
 namespace labkit {
 
-GpuGateRunner::GpuGateRunner(ProcessRunner& inner, std::vector<std::string> gpus)
-    : inner_(inner), visible_(std::move(gpus)), gpus_(std::max<std::size_t>(1, visible_.size())) {}
-
 ProcessResult GpuGateRunner::Run(const Command& command) {
   if (command.gpu == GpuUse::kNone) return inner_.Run(command);
   const bool exclusive = command.gpu == GpuUse::kExclusive;
-  const std::size_t gpu = Enter(exclusive);
+  const std::size_t gpu = gate_.Enter(exclusive);
   Command placed = command;
-  if (!visible_.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible_[gpu];
+  const std::string visible = gate_.VisibleDevices(gpu);
+  if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
   ProcessResult result = inner_.Run(placed);
-  Leave(gpu, exclusive);
+  gate_.Leave(gpu, exclusive);
   return result;
 }
 
-std::size_t GpuGateRunner::LeastBusyUnclaimed() const {
+GpuGate::GpuGate(std::vector<std::string> gpus)
+    : visible_(std::move(gpus)), gpus_(std::max<std::size_t>(1, visible_.size())) {}
+
+std::string GpuGate::VisibleDevices(std::size_t gpu) const {
+  return gpu < visible_.size() ? visible_[gpu] : "";
+}
+
+std::size_t GpuGate::LeastBusyUnclaimed() const {
   std::size_t best = gpus_.size();
   for (std::size_t g = 0; g < gpus_.size(); ++g)
     if (!gpus_[g].claimed && (best == gpus_.size() || gpus_[g].shared < gpus_[best].shared))
@@ -26,7 +31,7 @@ std::size_t GpuGateRunner::LeastBusyUnclaimed() const {
   return best;
 }
 
-std::size_t GpuGateRunner::Enter(bool exclusive) {
+std::size_t GpuGate::Enter(bool exclusive) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (exclusive) {
     ++timed_waiting_for_a_gpu_;
@@ -45,7 +50,7 @@ std::size_t GpuGateRunner::Enter(bool exclusive) {
   return gpu;
 }
 
-void GpuGateRunner::Leave(std::size_t gpu, bool exclusive) {
+void GpuGate::Leave(std::size_t gpu, bool exclusive) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (exclusive)

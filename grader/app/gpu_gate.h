@@ -1,7 +1,7 @@
 // Batch grading runs many submissions at once on the machine's GPUs. Correctness runs may share a
 // GPU; a timed run must not: another process's kernels would slow it down and the score would
 // depend on who else was being graded. GpuGateRunner takes a shared or exclusive hold on one GPU
-// per command, as the command's `gpu` field asks, around any other runner, and points the command
+// (GpuGate) per command, as the command's `gpu` field asks, around any other runner, and points the command
 // at that GPU (CUDA_VISIBLE_DEVICES), so each GPU runs at most one timed run at a time and several
 // GPUs time several submissions side by side. A submission's speed is judged against references
 // timed in the same run, so which GPU it lands on does not change its score.
@@ -21,30 +21,44 @@
 
 namespace labkit {
 
-class GpuGateRunner : public ProcessRunner {
+// Which GPU each command gets, shared by every submission of a batch.
+class GpuGate {
  public:
   // `gpus`: what CUDA_VISIBLE_DEVICES should say for each GPU (VisibleGpus()); empty: one GPU,
   // left as the environment chooses.
-  explicit GpuGateRunner(ProcessRunner& inner, std::vector<std::string> gpus = {});
+  explicit GpuGate(std::vector<std::string> gpus = {});
 
-  ProcessResult Run(const Command& command) override;
+  // Waits for a GPU to use as asked and returns its index; Leave(index, ...) gives it back.
+  std::size_t Enter(bool exclusive);
+  void Leave(std::size_t gpu, bool exclusive);
+  // The CUDA_VISIBLE_DEVICES value for a GPU, or "" when the environment chooses.
+  std::string VisibleDevices(std::size_t gpu) const;
 
  private:
   struct Gpu {
     int shared = 0;        // shared runs on it now
     bool claimed = false;  // by a timed run, running or waiting for the shared ones to finish
   };
-  std::size_t Enter(bool exclusive);
-  void Leave(std::size_t gpu, bool exclusive);
   // The unclaimed GPU with the fewest shared runs; gpus_.size() when all are claimed.
   std::size_t LeastBusyUnclaimed() const;
 
-  ProcessRunner& inner_;
-  std::vector<std::string> visible_;
+  const std::vector<std::string> visible_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Gpu> gpus_;
   int timed_waiting_for_a_gpu_ = 0;
+};
+
+// Runs each command that uses the GPU while holding one through `gate`, pointed at that GPU. It
+// must sit outside the sandbox (SandboxedProcessRunner), which builds the command's environment.
+class GpuGateRunner : public ProcessRunner {
+ public:
+  GpuGateRunner(GpuGate& gate, ProcessRunner& inner) : gate_(gate), inner_(inner) {}
+  ProcessResult Run(const Command& command) override;
+
+ private:
+  GpuGate& gate_;
+  ProcessRunner& inner_;
 };
 
 }  // namespace labkit

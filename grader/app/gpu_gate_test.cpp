@@ -83,7 +83,8 @@ TEST(GpuGateRunner, ATimedRunNeverSharesItsGpu) {
   for (const std::vector<std::string>& gpus :
        {std::vector<std::string>{}, std::vector<std::string>{"GPU-a", "GPU-b", "GPU-c"}}) {
     RecordingRunner inner;
-    GpuGateRunner gate(inner, gpus);
+    GpuGate gpu_gate(gpus);
+    GpuGateRunner gate(gpu_gate, inner);
     RunMix(gate, 12, 40);
     EXPECT_EQ(inner.violations_, 0) << gpus.size() << " GPUs";
   }
@@ -92,7 +93,8 @@ TEST(GpuGateRunner, ATimedRunNeverSharesItsGpu) {
 TEST(GpuGateRunner, WithSeveralGpusTimesAsManyRunsSideBySide) {
   RecordingRunner inner;
   inner.meet_count = 2;
-  GpuGateRunner gate(inner, {"0", "1"});
+  GpuGate gpus({"0", "1"});
+  GpuGateRunner gate(gpus, inner);
   std::thread first([&] { gate.Run(MakeCommand("meet", GpuUse::kExclusive)); });
   std::thread second([&] { gate.Run(MakeCommand("meet", GpuUse::kExclusive)); });
   first.join();
@@ -106,7 +108,8 @@ TEST(GpuGateRunner, WithSeveralGpusTimesAsManyRunsSideBySide) {
 TEST(GpuGateRunner, SharedRunsSpreadOverTheGpus) {
   RecordingRunner inner;
   inner.meet_count = 4;
-  GpuGateRunner gate(inner, {"GPU-a", "GPU-b"});
+  GpuGate gpus({"GPU-a", "GPU-b"});
+  GpuGateRunner gate(gpus, inner);
   std::vector<std::thread> pool;
   for (int i = 0; i < 4; ++i)
     pool.emplace_back([&] { gate.Run(MakeCommand("meet", GpuUse::kShared)); });
@@ -120,7 +123,8 @@ TEST(GpuGateRunner, SharedRunsSpreadOverTheGpus) {
 
 TEST(GpuGateRunner, OneGpuLeavesTheEnvironmentAlone) {
   RecordingRunner inner;
-  GpuGateRunner gate(inner);
+  GpuGate one_gpu;
+  GpuGateRunner gate(one_gpu, inner);
   gate.Run(MakeCommand("work", GpuUse::kShared));
   gate.Run(MakeCommand("work", GpuUse::kExclusive));
   EXPECT_EQ(inner.gpus_seen_, (std::vector<std::string>{"(unset)", "(unset)"}));
@@ -128,7 +132,8 @@ TEST(GpuGateRunner, OneGpuLeavesTheEnvironmentAlone) {
 
 TEST(GpuGateRunner, CommandsWithoutTheGpuPassStraightThrough) {
   RecordingRunner inner;
-  GpuGateRunner gate(inner, {"0", "1"});
+  GpuGate gpus({"0", "1"});
+  GpuGateRunner gate(gpus, inner);
   gate.Run(MakeCommand("work", GpuUse::kNone));
   EXPECT_EQ(inner.gpus_seen_, (std::vector<std::string>{"(unset)"}));
 }

@@ -1,5 +1,6 @@
 // The sandbox with the real runner on this machine. Each test that needs a feature this machine
 // lacks (bubblewrap, a writable cgroup) skips and says why.
+#include "gpu_gate.h"
 #include "sandbox.h"
 
 #include <arpa/inet.h>
@@ -127,6 +128,22 @@ TEST(Sandbox, EnvironmentIsCleanButKeepsTheCommandsOwn) {
   cmd.env["LABKIT_EMU_ORDER"] = "reverse";
   EXPECT_EQ(runner.Run(cmd).output, "[][reverse][" + f.scratch + "/tmp]\n");
   unsetenv("LABGRADE_TEST_SECRET_TOKEN");
+}
+
+TEST(Sandbox, AGpuGateAroundItPointsTheCommandAtItsGpu) {
+  // The batch's order: the gate outside, the sandbox (which builds the environment) inside.
+  Fixture f;
+  setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+  SystemProcessRunner system;
+  SandboxedProcessRunner sandboxed(system, f.Policy());
+  GpuGate gpus({"GPU-second"});
+  GpuGateRunner runner(gpus, sandboxed);
+  Command cmd = Shell("echo \"[$CUDA_VISIBLE_DEVICES]\"");
+  cmd.gpu = GpuUse::kShared;
+  EXPECT_EQ(runner.Run(cmd).output, "[GPU-second]\n");
+  cmd.gpu = GpuUse::kNone;  // not a GPU command: labgrade's own value, untouched
+  EXPECT_EQ(runner.Run(cmd).output, "[0,1]\n");
+  unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
 TEST(Sandbox, NetworkIsBlocked) {
