@@ -91,31 +91,38 @@ Status Zip(const fs::path& root, const fs::path& zip_path) {
 
 }  // namespace
 
+// Gradescope unpacks the uploaded zip into /autograder/source, so the kit (the zip's source/)
+// lands in /autograder/source/source, and copies run_autograder to /autograder. The root can be
+// moved (LABKIT_AUTOGRADER_ROOT) so the kit's own test can run both scripts in a scratch folder.
 std::string GradescopeSetupScript() {
   return R"SH(#!/usr/bin/env bash
 # Gradescope runs this once when the autograder image is built: dependencies from Ubuntu's
 # packages, then the kit (CPU backend; nvcc from nvidia-cuda-toolkit for the resource report).
 set -euo pipefail
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ make libyaml-cpp-dev \
-  nlohmann-json3-dev libgtest-dev libboost-context-dev libarchive-dev binutils python3
-# Optional: nvcc lets the grader read kernels' shared memory and registers (technique checks and
-# the occupancy API). Without it those checks are reported as not run.
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nvidia-cuda-toolkit || true
-cd /autograder/source
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLABKIT_BUILD_TESTS=OFF
-cmake --build build -j "$(nproc)"
+kit="${LABKIT_AUTOGRADER_ROOT:-/autograder}/source/source"
+if [ "${LABKIT_SETUP_SKIP_APT:-0}" != 1 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ make libyaml-cpp-dev \
+    nlohmann-json3-dev libgtest-dev libboost-context-dev libarchive-dev binutils python3
+  # Optional: nvcc lets the grader read kernels' shared memory and registers (technique checks
+  # and the occupancy API). Without it those checks are reported as not run.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nvidia-cuda-toolkit || true
+fi
+cmake -S "$kit" -B "$kit/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLABKIT_BUILD_TESTS=OFF
+cmake --build "$kit/build" -j "$(nproc)"
 )SH";
 }
 
 std::string GradescopeRunScript(const LabSpec& spec) {
-  return "#!/usr/bin/env bash\n"
-         "# Gradescope runs this for every submission; the student's files are in\n"
-         "# /autograder/submission. Correctness only: Gradescope has no GPU.\n"
-         "set -uo pipefail\n"
-         "mkdir -p /autograder/results\n"
-         "/autograder/source/build/grader/app/labgrade check " + spec.id +
-         " --src /autograder/submission --backend cpu --gradescope /autograder/results\n";
+  return R"SH(#!/usr/bin/env bash
+# Gradescope runs this for every submission; the student's files are in /autograder/submission.
+# Correctness only: Gradescope has no GPU.
+set -uo pipefail
+root="${LABKIT_AUTOGRADER_ROOT:-/autograder}"
+mkdir -p "$root/results"
+"$root/source/source/build/grader/app/labgrade" check )SH" +
+         spec.id + R"SH( --src "$root/submission" --backend cpu --gradescope "$root/results"
+)SH";
 }
 
 Status WriteGradescopeBundle(const Manifest& manifest, const LabSpec& spec, const std::string& dir) {
