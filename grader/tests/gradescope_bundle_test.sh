@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Gradescope bundle end to end, as Gradescope uses it: the zip unpacked into
 # <root>/source, setup.sh builds the kit it holds (apt skipped: the packages are here already),
-# run_autograder grades <root>/submission into <root>/results/results.json. Run for the
+# run_autograder grades <root>/submission into <root>/results/results.json. For every lab: the
 # reference solution (every correctness point, speed "not measured"), the starter (fewer) and an
-# empty submission (a clear message, score 0).
+# empty submission (a clear message, score 0). The kit is built once, from the first lab's
+# bundle: the labs' bundles differ only in run_autograder.
 #   gradescope_bundle_test.sh LABGRADE KIT_SOURCE_DIR WORK_DIR
 set -euo pipefail
 labgrade=$1 kit=$2 work=$3
-lab=03_tiled_matmul
+labs=$(cd "$kit/labs" && ls -d [0-9]*/ | tr -d /)
+lab=$(echo "$labs" | head -1)
 rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
@@ -24,9 +26,10 @@ python3 -m zipfile -e "$work/bundle/autograder.zip" "$root/source"
 echo "== setup.sh"
 LABKIT_AUTOGRADER_ROOT="$root" LABKIT_SETUP_SKIP_APT=1 bash "$root/source/setup.sh" \
   >"$work/setup.log" 2>&1 || { tail -40 "$work/setup.log"; fail "setup.sh failed"; }
-cp "$root/source/run_autograder" "$root/run_autograder"  # where Gradescope puts it
 
-# grade NAME FILES...: runs run_autograder on FILES, prints "score max speed_output" of results.json
+# grade NAME FILES...: runs run_autograder on FILES and prints, from results.json: the score, the
+# correctness points available, 1 if all of them were given, 1 if every speed test says
+# "not measured".
 grade() {
   local name=$1
   shift
@@ -47,21 +50,31 @@ print(r["score"], sum(t.get("max_score", 0) for t in others), int(full),
 PY
 }
 
-echo "== solution"
-read -r score max full speed_not_measured < <(grade solution "$kit/solutions/$lab/"*)
-echo "score $score of $max correctness points"
-[ "$full" = 1 ] || fail "the reference solution lost correctness points: $(cat "$work/solution.log")"
-[ "$speed_not_measured" = 1 ] || fail "speed should be 'not measured' without a GPU"
-awk -v s="$score" -v m="$max" 'BEGIN { exit !(s == m && m > 0) }' || fail "score $score, expected $max"
+for lab in $labs; do
+  "$labgrade" gradescope-bundle "$lab" --out "$work/bundle-$lab" >/dev/null
+  rm -rf "$work/unpacked"
+  python3 -m zipfile -e "$work/bundle-$lab/autograder.zip" "$work/unpacked"
+  grep -q " $lab " "$work/unpacked/run_autograder" || fail "$lab: run_autograder grades another lab"
+  cp "$work/unpacked/run_autograder" "$root/run_autograder"  # where Gradescope puts it
 
-echo "== starter"
-read -r score _ full _ < <(grade starter "$kit/starter/$lab/"*)
-echo "score $score"
-[ "$full" = 0 ] || fail "the starter got every correctness point"
+  echo "== $lab: solution"
+  read -r score max full speed_not_measured < <(grade solution "$kit/solutions/$lab/"*)
+  echo "score $score of $max correctness points"
+  [ "$full" = 1 ] || fail "$lab: the reference solution lost points: $(cat "$work/solution.log")"
+  [ "$speed_not_measured" = 1 ] || fail "$lab: speed should be 'not measured' without a GPU"
+  awk -v s="$score" -v m="$max" 'BEGIN { exit !(s == m && m > 0) }' ||
+    fail "$lab: score $score, expected $max"
 
-echo "== empty submission"
-read -r score _ _ _ < <(grade empty)
-echo "score $score"
-awk -v s="$score" 'BEGIN { exit !(s == 0) }' || fail "an empty submission scored $score"
-grep -q "matmul.cu" "$root/results/results.json" || fail "the empty submission's message names no file"
+  echo "== $lab: starter"
+  read -r score _ full _ < <(grade starter "$kit/starter/$lab/"*)
+  echo "score $score"
+  [ "$full" = 0 ] || fail "$lab: the starter got every correctness point"
+
+  echo "== $lab: empty submission"
+  read -r score _ _ _ < <(grade empty)
+  echo "score $score"
+  awk -v s="$score" 'BEGIN { exit !(s == 0) }' || fail "$lab: an empty submission scored $score"
+  file=$(basename "$(ls "$kit/starter/$lab/"* | head -1)")
+  grep -q "$file" "$root/results/results.json" || fail "$lab: the empty submission's message names no $file"
+done
 echo "ok"
