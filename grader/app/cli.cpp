@@ -31,7 +31,8 @@ const char* UsageText() {
 common options: --manifest FILE (the build's labkit_manifest.json; default: this build's)
 
 exit status: 0 graded (whatever the score), 1 the --require condition was not met, 2 usage error,
-             3 unknown lab or missing folder/file, 77 --backend gpu but no GPU answers here.
+             3 unknown lab or missing folder/file, 4 internal error of the kit's own,
+             77 --backend gpu but no GPU answers here.
 )";
 }
 

@@ -68,6 +68,7 @@ constexpr int kExitGraded = 0;
 constexpr int kExitRequirementNotMet = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitMissing = 3;   // unknown lab, missing folder or file, unbuilt kit
+constexpr int kExitInternalError = 4;  // a fault of the kit's own (an exception in labgrade)
 constexpr int kExitNoGpu = 77;    // --backend gpu on a machine without one (CTest: skipped)
 
 }  // namespace labkit

@@ -1,5 +1,6 @@
 #include "diagnostics_text.h"
 
+#include "report_lines.h"
 #include "resource_report.h"
 
 #include <cstdlib>
@@ -17,6 +18,12 @@ std::string Triple(const json& j) {
   std::ostringstream s;
   s << "(" << j[0] << "," << j[1] << "," << j[2] << ")";
   return s.str();
+}
+
+// A text field of a diagnostic (written by the process the student's code ran in), or `fallback`.
+std::string Text(const json& d, const char* key, const char* fallback = "") {
+  const std::string value = TextField(d, key);
+  return value.empty() ? fallback : value;
 }
 
 std::string SourceLine(const std::string& executable, const std::string& pc, ProcessRunner* runner) {
@@ -41,19 +48,19 @@ std::string SourceLine(const std::string& executable, const std::string& pc, Pro
 
 std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
                                   ProcessRunner* runner) {
-  const std::string kind = d.value("kind", "");
-  const std::string kernel = d.contains("kernel") ? DemangleSymbol(d.value("kernel", "")) : "";
+  const std::string kind = Text(d, "kind");
+  const std::string kernel = d.contains("kernel") ? DemangleSymbol(Text(d, "kernel")) : "";
   const std::string where =
       (kernel.empty() ? "" : " in " + kernel) +
       (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
       (d.contains("block") ? " of block " + Triple(d["block"]) : "");
-  const std::string line = SourceLine(executable, d.value("pc", ""), runner);
+  const std::string line = SourceLine(executable, Text(d, "pc"), runner);
   const std::string at = line.empty() ? "" : " at " + line;
 
   if (kind == "out_of_bounds") {
-    const long long size = d.value("buffer_bytes", -1LL);
-    const long long offset = d.value("offset", -1LL);
-    std::string what = "an out-of-bounds " + d.value("access", std::string("access")) + where + at;
+    const long long size = IntegerField(d, "buffer_bytes", -1);
+    const long long offset = IntegerField(d, "offset", -1);
+    std::string what = "an out-of-bounds " + Text(d, "access", "access") + where + at;
     if (size >= 0 && offset >= 0) {
       what += ": " + std::to_string(offset - size) + " byte(s) past the end of a " +
               std::to_string(size) + "-byte device buffer";
@@ -63,30 +70,30 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            "partial tile; guard the loads (store 0 instead), not only the store into C.";
   }
   if (kind == "invalid_address") {
-    return "a " + d.value("access", std::string("memory access")) + " of an address that is not in "
+    return "a " + Text(d, "access", "memory access") + " of an address that is not in "
            "any device buffer" + where + at +
            ": far outside A, B and C (or before their start). Usual cause: an index computed "
            "wrongly (row and column swapped, a missing bounds check, a negative index).";
   }
   if (kind == "divergent_barrier") {
     return "__syncthreads() reached by only some threads of a block" + where + at + ": " +
-           d.value("detail", std::string()) +
+           Text(d, "detail") +
            ". Every thread of a block must reach the same barrier: do not return early or put a "
            "barrier inside an if that depends on the thread index; skip only the store instead.";
   }
   if (kind == "host_pointer") {
     return "a host pointer was passed to a kernel" + where + " (argument " +
-           std::to_string(d.value("argument", -1)) +
+           std::to_string(IntegerField(d, "argument", -1)) +
            "). Kernels can only read device memory: pass the pointers the grader gave you, or "
            "memory from cudaMalloc.";
   }
   if (kind == "bad_copy") {
-    return d.value("call", std::string("a copy")) + ": " + d.value("detail", std::string()) +
+    return Text(d, "call", "a copy") + ": " + Text(d, "detail") +
            ". Check the order of the destination and source and the cudaMemcpyKind.";
   }
   if (kind == "guard_overwritten") {
     return "memory just outside a device buffer was overwritten" + where + ": " +
-           d.value("detail", std::string()) + ". Usual cause: a store into C without a bounds check.";
+           Text(d, "detail") + ". Usual cause: a store into C without a bounds check.";
   }
   if (kind == "stack_overflow") {
     return "a GPU thread ran out of stack" + where + at +

@@ -113,6 +113,10 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
            ". Usual cause: a store into C without a bounds check (row < m && col < k).";
   if (r.status == "input_modified")
     return "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.";
+  if (r.status == "reported_twice" || r.status.empty())
+    return "in " + name + ", the grader's report of the case (response.jsonl) is " +
+           (r.status.empty() ? "unreadable (a field of the wrong type)" : "there twice") +
+           ": something in the submission wrote to the grader's files.";
   if (r.status != "ok") return "in " + name + ": the harness reported " + r.status;
   return "";
 }

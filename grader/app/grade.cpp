@@ -11,6 +11,7 @@
 #include "scoring.h"
 #include "speed_grader.h"
 #include "submission_build.h"
+#include "report_lines.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -53,12 +54,12 @@ void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string&
 DeviceInfo DeviceFrom(const nlohmann::json& line) {
   DeviceInfo d;
   if (!line.is_object()) return d;
-  d.name = line.value("name", "");
-  d.driver = line.value("driver", "");
-  d.runtime = line.value("runtime", "");
-  d.cc = line.value("cc", "");
-  d.sm_clock_mhz = line.value("sm_clock_mhz", 0);
-  d.mem_clock_mhz = line.value("mem_clock_mhz", 0);
+  d.name = TextField(line, "name");
+  d.driver = TextField(line, "driver");
+  d.runtime = TextField(line, "runtime");
+  d.cc = TextField(line, "cc");
+  d.sm_clock_mhz = static_cast<int>(IntegerField(line, "sm_clock_mhz", 0));
+  d.mem_clock_mhz = static_cast<int>(IntegerField(line, "mem_clock_mhz", 0));
   return d;
 }
 

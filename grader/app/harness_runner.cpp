@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "inputs.h"
+#include "report_lines.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -34,19 +35,6 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
   std::string text;
   for (const std::string& log : ThreadSanitizerLogs(dir)) text += ReadText(log);
   return text;
-}
-
-std::vector<json> ReadJsonLines(const std::string& path) {
-  std::vector<json> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    // A line cut short by a crash is not an error of the student's; skip it.
-    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!parsed.is_discarded()) lines.push_back(std::move(parsed));
-  }
-  return lines;
 }
 
 std::string FindComputeSanitizer() {
@@ -145,14 +133,22 @@ std::vector<float> ReadOutput(const std::string& dir, const std::string& name, s
   return values.ok() ? std::move(*values) : std::vector<float>{};
 }
 
+// A launch as the link wrap recorded it; a field of the wrong type reads as unknown.
 LaunchInfo ParseLaunch(const json& l) {
   LaunchInfo info;
-  info.kernel = l.value("kernel", "?");
-  for (int d = 0; d < 3; ++d) {
-    if (l.contains("grid") && l["grid"].size() == 3) info.grid[d] = l["grid"][d].get<long long>();
-    if (l.contains("block") && l["block"].size() == 3) info.block[d] = l["block"][d].get<long long>();
-  }
-  info.dynamic_shared_bytes = l.value("dynamic_shared_bytes", 0LL);
+  if (!l.is_object()) return info;
+  const std::string kernel = TextField(l, "kernel");
+  info.kernel = kernel.empty() ? "?" : kernel;
+  auto dims = [&](const char* key, long long* out) {
+    const auto it = l.find(key);
+    if (it == l.end() || !it->is_array() || it->size() != 3) return;
+    for (int d = 0; d < 3; ++d)
+      if ((*it)[d].is_number_integer()) out[d] = (*it)[d].get<long long>();
+  };
+  dims("grid", info.grid);
+  dims("block", info.block);
+  const double shared = NumberField(l, "dynamic_shared_bytes");
+  if (!std::isnan(shared)) info.dynamic_shared_bytes = static_cast<long long>(shared);
   return info;
 }
 
@@ -160,7 +156,8 @@ LaunchInfo ParseLaunch(const json& l) {
 // unknown rather than stopping the grader.
 TransferInfo ParseTransfer(const json& t) {
   auto text = [&](const char* key) {
-    return t.contains(key) && t[key].is_string() ? t[key].get<std::string>() : "?";
+    const std::string value = TextField(t, key);
+    return value.empty() ? "?" : value;
   };
   TransferInfo info;
   info.call = text("call");
@@ -188,26 +185,31 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   run.process = runner.Run(HarnessCommand(executable, dir, options));
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
-  for (const json& line : ReadJsonLines(dir + "response.jsonl")) {
-    const std::string type = line.value("type", "");
+  for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
+    const std::string type = TextField(line, "type");
     if (type == "device") {
       run.device = line;
     } else if (type == "done") {
       run.done = true;
     } else if (type == "error") {
-      run.harness_error = line.value("detail", "");
+      run.harness_error = TextField(line, "detail");
     } else if (type == "timing") {
       run.timing = line;
     } else if (type == "occupancy") {
       run.occupancy.push_back(line);
     } else if (type == "case") {
       for (std::size_t i = 0; i < cases.size(); ++i) {
-        if (cases[i].id != line.value("id", "")) continue;
+        if (cases[i].id != TextField(line, "id")) continue;
         CaseRun& r = run.cases[i];
+        if (r.reported) {
+          // The harness reports a case once: a second line was written by something else.
+          r.status = "reported_twice";
+          continue;
+        }
         r.reported = true;
-        r.status = line.value("status", "");
-        r.error = line.value("error", "");
-        r.detail = line.value("detail", "");
+        r.status = TextField(line, "status");
+        r.error = TextField(line, "error");
+        r.detail = TextField(line, "detail");
         if (line.contains("launches") && line["launches"].is_array())
           for (const json& l : line["launches"]) r.launches.push_back(ParseLaunch(l));
         if (line.contains("transfers") && line["transfers"].is_array())
@@ -219,13 +221,13 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       }
     }
   }
-  if (run.timing && run.timing->value("status", "") == "ok" && options.timing != nullptr) {
+  if (run.timing && TextField(*run.timing, "status") == "ok" && options.timing != nullptr) {
     const Shape& s = options.timing->shape;
     for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
       run.timing_outputs.push_back(ReadOutput(dir, "t" + std::to_string(i) + ".C.f32",
                                               static_cast<std::size_t>(s.m * s.k)));
   }
-  run.emu_diagnostics = ReadJsonLines(dir + "emu_report.jsonl");
+  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
   return run;

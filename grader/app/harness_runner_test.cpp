@@ -65,6 +65,48 @@ TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
   std::filesystem::remove_all(dir);
 }
 
+// Lines written into response.jsonl by the student's code, which shares the harness's process:
+// any shape, any types. None stops the grader; a case reported twice is marked as such.
+TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_forged_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  ScriptedHarness harness(
+      R"({"type": "case", "id": "c0", "status": "ok", "launches": [)"
+      R"({"kernel": "k", "grid": [2, 1, 1], "block": [16, 16, 1], "dynamic_shared_bytes": 0}]})"
+      "\n"
+      R"([1, 2, 3])"
+      "\n"
+      R"({"type": 5})"
+      "\n"
+      R"({"type": "timing", "status": ["ok"]})"
+      "\n"
+      R"({"type": "case", "id": "c1", "status": 7, "error": [], "transfers": "none", "launches": )"
+      R"([1, {"kernel": 2, "grid": "x", "block": [1, "a", 3], "dynamic_shared_bytes": "big"}]})"
+      "\n"
+      R"({"type": "case", "id": "c0", "status": "ok"})"
+      "\n");
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
+                                   {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
+  const HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
+  EXPECT_FALSE(run.done);
+  ASSERT_EQ(run.cases.size(), 2u);
+  EXPECT_EQ(run.cases[0].status, "reported_twice");
+  ASSERT_EQ(run.cases[0].launches.size(), 1u);
+  EXPECT_EQ(run.cases[0].launches[0].grid[0], 2);
+  EXPECT_TRUE(run.cases[1].reported);
+  EXPECT_EQ(run.cases[1].status, "");  // a number where text belongs reads as unknown
+  ASSERT_EQ(run.cases[1].launches.size(), 2u);
+  EXPECT_EQ(run.cases[1].launches[1].kernel, "?");
+  EXPECT_EQ(run.cases[1].launches[1].block[0], 1);
+  EXPECT_EQ(run.cases[1].launches[1].block[1], 0);
+  EXPECT_EQ(run.cases[1].launches[1].dynamic_shared_bytes, 0);
+  EXPECT_TRUE(run.cases[1].transfers.empty());
+  std::filesystem::remove_all(dir);
+}
+
 // Every harness run carries the device-memory budget (common/harness/device_memory_budget.h).
 TEST(HarnessRunner, GivesTheHarnessItsDeviceMemoryBudget) {
   const std::string dir = std::filesystem::temp_directory_path() /

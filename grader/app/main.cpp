@@ -216,7 +216,14 @@ int main(int argc, char** argv) {
       std::cout << "wrote starter/" << spec.id << "/ from solutions/" << spec.id << "/\n";
     return kExitGraded;
   }
-  if (command->kind == CliCommand::Kind::kGrade) return Grade(manifest, command->batch);
-  if (command->kind == CliCommand::Kind::kBundle) return Bundle(manifest, command->bundle);
-  return Check(manifest, command->check);
+  try {
+    if (command->kind == CliCommand::Kind::kGrade) return Grade(manifest, command->batch);
+    if (command->kind == CliCommand::Kind::kBundle) return Bundle(manifest, command->bundle);
+    return Check(manifest, command->check);
+  } catch (const std::exception& e) {
+    // A fault of the kit's own: said plainly, never an abort that looks like the student's crash.
+    std::cerr << "labgrade: internal error (please report it with this submission): " << e.what()
+              << "\n";
+    return kExitInternalError;
+  }
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "diagnostics_text.h"
+#include "report_lines.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -28,11 +29,6 @@ std::string Quantity(const std::string& name, const ParamSet& params) {
   return params.empty() ? name : name + " with " + ParamText(params);
 }
 
-// A JSON number, or NaN for anything else (the harness writes NaN as null).
-double NumberOf(const json& v, const char* key) {
-  return v.is_object() && v.contains(key) && v[key].is_number() ? v[key].get<double>() : NAN;
-}
-
 bool Matches(double student, double expected, double relative_tolerance) {
   if (std::isnan(student) || std::isnan(expected)) return false;
   if (relative_tolerance == 0) return student == expected;
@@ -46,8 +42,8 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
   const std::string what = Quantity(spec.name, params);
   if (!value.is_object())
     return what + ": the harness reported no value (the lab's harness table does not fill it)";
-  const double expected = NumberOf(value, "expected");
-  const double student = NumberOf(value, "student");
+  const double expected = NumberField(value, "expected");
+  const double student = NumberField(value, "student");
   if (Matches(student, expected, spec.relative_tolerance)) return "";
   std::string message =
       what + ": expected " + NumberText(expected) + ", got " + NumberText(student);
@@ -57,7 +53,7 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
   message += ".";
   if (value.contains("hints") && value["hints"].is_array())
     for (const json& h : value["hints"])
-      if (h.is_object() && Matches(student, NumberOf(h, "value"), spec.relative_tolerance))
+      if (h.is_object() && Matches(student, NumberField(h, "value"), spec.relative_tolerance))
         return message + " Usual cause: " + h.value("cause", "") + ".";
   return message;
 }
@@ -71,16 +67,6 @@ struct QueryRun {
   std::vector<json> cases;  // by index; null when not reported
   std::vector<json> emu_diagnostics;
 };
-
-std::vector<json> ReadJsonLines(const std::string& path) {
-  std::vector<json> lines;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!parsed.is_discarded()) lines.push_back(std::move(parsed));  // a line cut by a crash
-  }
-  return lines;
-}
 
 QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& executable,
                     const std::string& work_dir) {
@@ -105,16 +91,16 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
   QueryRun run;
   run.process = env.runner.Run(cmd);
   run.cases.resize(ex.params.size());
-  for (const json& line : ReadJsonLines(dir + "response.jsonl")) {
-    const std::string type = line.value("type", "");
+  for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
+    const std::string type = TextField(line, "type");
     if (type == "done") run.done = true;
-    if (type == "error") run.harness_error = line.value("detail", "");
+    if (type == "error") run.harness_error = TextField(line, "detail");
     if (type != "case") continue;
-    const std::string id = line.value("id", "");
+    const std::string id = TextField(line, "id");
     for (std::size_t i = 0; i < ex.params.size(); ++i)
       if (id == "q" + std::to_string(i)) run.cases[i] = line;
   }
-  run.emu_diagnostics = ReadJsonLines(dir + "emu_report.jsonl");
+  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   return run;
 }
 }  // namespace
@@ -139,11 +125,12 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
       return Verdict(ex, run.process.timed_out ? "timeout" : "crashed",
                      "while calling " + ex.function + params + ", " + DescribeDeath(run.process));
     }
-    if (line.value("status", "") != "ok")
+    if (TextField(line, "status") != "ok")
       return Verdict(
           ex, "failed",
-          "CUDA error " + line.value("error", "") + params + ": " + line.value("detail", "") + ".");
-    const json values = line.value("values", json::object());
+          "CUDA error " + TextField(line, "error") + params + ": " + TextField(line, "detail") + ".");
+    const json values =
+        line.contains("values") && line["values"].is_object() ? line["values"] : json::object();
     std::string failures;
     for (const QueryValueSpec& spec : ex.values) {
       const std::string failure = CompareQueryValue(

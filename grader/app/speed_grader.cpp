@@ -3,6 +3,7 @@
 #include "diagnostics_text.h"
 #include "inputs.h"
 #include "tolerance.h"
+#include "report_lines.h"
 
 namespace labkit {
 namespace {
@@ -37,9 +38,9 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
   options.timeout_seconds = 120 + 4 * timing.reps.max_seconds;
   const HarnessRun run = RunHarness(env.runner, executable, dir, options, {});
   if (!run.timing) return "the timed run did not finish: " + DescribeDeath(run.process);
-  if (run.timing->value("status", "") != "ok")
-    return "the timed run failed: " + run.timing->value("error", std::string()) + " " +
-           run.timing->value("detail", std::string());
+  if (TextField(*run.timing, "status") != "ok")
+    return "the timed run failed: " + TextField(*run.timing, "error") + " " +
+           TextField(*run.timing, "detail");
   // Timed outputs are checked too, against the inputs of the *next* set (the harness swaps the
   // sets before its last run, so a result cached between calls shows up as wrong).
   const std::size_t sets = timing.A_sets.size();
@@ -55,8 +56,8 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
       return "the output of a timed run is wrong (results reused between calls, or work not "
              "finished when the function returns?)";
   }
-  ms = run.timing->value("student_median_ms", 0.0);
-  baseline_ms = run.timing->value("baseline_median_ms", 0.0);
+  ms = NumberField(*run.timing, "student_median_ms", 0.0);
+  baseline_ms = NumberField(*run.timing, "baseline_median_ms", 0.0);
   return "";
 }
 
