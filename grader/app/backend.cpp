@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "process.h"
+#include "text.h"
 
 namespace labkit {
 
@@ -31,12 +32,6 @@ ProcessResult ListGpus() {
   probe.argv = {"nvidia-smi", "-L"};
   probe.timeout_seconds = 20;
   return runner.Run(probe);
-}
-
-std::string Trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 // "... (UUID: GPU-1234)" -> "GPU-1234"; "" when the line names none.
@@ -91,7 +86,8 @@ std::vector<std::string> SplitVisibleDevices(const std::string& value) {
 }
 
 std::vector<std::string> VisibleGpus() {
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return SplitVisibleDevices(visible);
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    return SplitVisibleDevices(visible);
   const ProcessResult r = ListGpus();
   if (!r.Succeeded()) return {};
   return GpuIdsFromNvidiaSmiList(r.output);

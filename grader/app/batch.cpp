@@ -177,7 +177,8 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   std::vector<std::string> gpus;
   if (options.backend == Backend::kGpu) gpus = VisibleGpus();
   if (gpus.size() < 2) gpus.clear();
-  if (!gpus.empty()) std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
+  if (!gpus.empty())
+    std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
   GpuGate gate(gpus);
   BatchContext ctx{runner, gate, manifest, spec, options, *journal, {}};
   BatchCounts counts;

@@ -1,15 +1,15 @@
 // Batch grading runs many submissions at once on the machine's GPUs. Correctness runs may share a
 // GPU; a timed run must not: another process's kernels would slow it down and the score would
 // depend on who else was being graded. GpuGateRunner takes a shared or exclusive hold on one GPU
-// (GpuGate) per command, as the command's `gpu` field asks, around any other runner, and points the command
-// at that GPU (CUDA_VISIBLE_DEVICES), so each GPU runs at most one timed run at a time and several
-// GPUs time several submissions side by side. A submission's speed is judged against references
-// timed in the same run, so which GPU it lands on does not change its score.
+// (GpuGate) per command, as the command's `gpu` field asks, around any other runner, and points
+// the command at that GPU (CUDA_VISIBLE_DEVICES), so each GPU runs at most one timed run at a time
+// and several GPUs time several submissions side by side. A submission's speed is judged against
+// references timed in the same run, so which GPU it lands on does not change its score.
 //
 // Timed runs go first: once one is waiting for a GPU, no new shared run starts anywhere, and the
-// GPU it has claimed takes no new shared runs while the ones already there finish (std::shared_mutex
-// makes no such promise, and with sixteen jobs correctness runs would keep a timed run waiting for
-// minutes).
+// GPU it has claimed takes no new shared runs while the ones already there finish
+// (std::shared_mutex makes no such promise, and with sixteen jobs correctness runs would keep a
+// timed run waiting for minutes).
 #pragma once
 
 #include <condition_variable>

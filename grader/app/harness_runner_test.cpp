@@ -27,11 +27,23 @@ class ScriptedHarness : public ProcessRunner {
   std::string response_;
 };
 
-TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
+// Runs RunHarness on two 1x1x1 cases ("c0", "c1") with `response` as the harness's output.
+HarnessRun RunOnTwoCases(const std::string& response) {
   const std::string dir = std::filesystem::temp_directory_path() /
                           ("labkit_harness_runner_test_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
-  ScriptedHarness harness(
+  ScriptedHarness harness(response);
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  const std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
+                                         {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
+  HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
+  std::filesystem::remove_all(dir);
+  return run;
+}
+
+TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
+  const HarnessRun run = RunOnTwoCases(
       R"({"type": "device", "backend": "cpu"})"
       "\n"
       R"({"type": "case", "id": "c0", "status": "guard_violation", "launches": [], "transfers": [)"
@@ -45,11 +57,6 @@ TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
       "\n"
       R"({"type": "done"})"
       "\n");
-  HarnessOptions options;
-  options.exercise = "tiled_any";
-  std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
-                                   {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
-  const HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
   ASSERT_TRUE(run.done);
   ASSERT_EQ(run.cases.size(), 2u);
   ASSERT_EQ(run.cases[0].transfers.size(), 2u);
@@ -62,16 +69,12 @@ TEST(HarnessRunner, ReadsTheTransfersOfEachCase) {
   EXPECT_EQ(run.cases[1].transfers[0].call, "?");
   EXPECT_EQ(run.cases[1].transfers[0].kind, "device_to_device");
   EXPECT_EQ(run.cases[1].transfers[0].bytes, 0);
-  std::filesystem::remove_all(dir);
 }
 
 // Lines written into response.jsonl by the student's code, which shares the harness's process:
 // any shape, any types. None stops the grader; a case reported twice is marked as such.
 TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("labkit_harness_runner_forged_" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  ScriptedHarness harness(
+  const HarnessRun run = RunOnTwoCases(
       R"({"type": "case", "id": "c0", "status": "ok", "launches": [)"
       R"({"kernel": "k", "grid": [2, 1, 1], "block": [16, 16, 1], "dynamic_shared_bytes": 0}]})"
       "\n"
@@ -86,11 +89,6 @@ TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
       "\n"
       R"({"type": "case", "id": "c0", "status": "ok"})"
       "\n");
-  HarnessOptions options;
-  options.exercise = "tiled_any";
-  std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
-                                   {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
-  const HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
   EXPECT_FALSE(run.done);
   ASSERT_EQ(run.cases.size(), 2u);
   EXPECT_EQ(run.cases[0].status, "reported_twice");
@@ -104,7 +102,6 @@ TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
   EXPECT_EQ(run.cases[1].launches[1].block[1], 0);
   EXPECT_EQ(run.cases[1].launches[1].dynamic_shared_bytes, 0);
   EXPECT_TRUE(run.cases[1].transfers.empty());
-  std::filesystem::remove_all(dir);
 }
 
 // Every harness run carries the device-memory budget (common/harness/device_memory_budget.h).

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "text.h"
+
 namespace labkit {
 
 namespace {
@@ -110,13 +112,6 @@ std::vector<std::string> ReadLines(const std::string& path) {
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-std::string Trimmed(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  const auto end = text.find_last_not_of(" \t\r");
-  return text.substr(begin, end - begin + 1);
 }
 
 std::string Quote(const std::vector<std::string>& source, int line) {

@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "text.h"
+
 namespace labkit {
 namespace {
 
@@ -18,12 +20,6 @@ bool ToInt(const std::string& s, int64_t& out) {
   } catch (const std::exception&) {
     return false;
   }
-}
-
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 // "used 1 barriers", "2048 bytes smem", "388 bytes cmem[0]", ... into `k`.
@@ -87,7 +83,7 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text) {
         if (k.mangled != properties_of) continue;
         if (!ToInt(m[1].str(), k.local_bytes) || !ToInt(m[2].str(), k.spill_store_bytes) ||
             !ToInt(m[3].str(), k.spill_load_bytes))
-          return fail("cannot read \"" + Trim(line) + "\"");
+          return fail("cannot read \"" + Trimmed(line) + "\"");
         break;
       }
     } else if (std::regex_search(line, m, kUsed)) {
@@ -96,14 +92,14 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text) {
       std::istringstream items(m[1].str());
       std::string item;
       while (std::getline(items, item, ','))
-        if (Status st = ReadUsedItem(Trim(item), k); !st.ok()) return fail(st.error());
+        if (Status st = ReadUsedItem(Trimmed(item), k); !st.ok()) return fail(st.error());
       k.max_threads = MaxThreadsPerBlock(k.registers);
       has_used[static_cast<size_t>(current)] = true;
       current = -1;
     } else if (std::regex_search(line, m, kModule)) {
       if (!ToInt(m[1].str(), report.global_bytes) ||
           (m[3].matched && !ToInt(m[3].str(), report.module_constant_bytes)))
-        return fail("cannot read \"" + Trim(line) + "\"");
+        return fail("cannot read \"" + Trimmed(line) + "\"");
     }
   }
   for (size_t i = 0; i < report.kernels.size(); ++i)
