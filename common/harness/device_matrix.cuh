@@ -13,6 +13,7 @@
 
 #include "labkit/device_buffer.cuh"
 #include "matmul_harness.h"
+#include "replay_recorder.h"
 
 namespace labkit {
 
@@ -36,6 +37,11 @@ class DeviceMatrix {
 
   float* data() const { return storage_.get() + guard_; }
   std::size_t size() const { return count_; }
+  // The matrix as record and replay see it: the pointer the function gets, and the guard zones
+  // around it that belong to the same allocation.
+  replay::HarnessMatrix region() const {
+    return {data(), count_ * sizeof(float), guard_ * sizeof(float)};
+  }
 
   void upload(const std::vector<float>& values) {
     LABKIT_CUDA_CHECK(

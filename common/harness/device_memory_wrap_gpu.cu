@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "device_memory_budget.h"
+#include "replay_recorder.h"
 #include "transfer_note.cuh"
 
 namespace {
@@ -23,7 +24,10 @@ bool Admit(const char* call, std::size_t bytes) {
 
 // The runtime's answer, with a successful allocation of `bytes` at `ptr` counted.
 cudaError_t Counted(cudaError_t status, const void* ptr, std::size_t bytes) {
-  if (status == cudaSuccess) labkit::ProcessDeviceMemoryBudget().Allocated(ptr, bytes);
+  if (status == cudaSuccess) {
+    labkit::ProcessDeviceMemoryBudget().Allocated(ptr, bytes);
+    labkit::replay::NoteAlloc(ptr, bytes);  // a region a record run's plan can refer to
+  }
   return status;
 }
 
@@ -84,15 +88,18 @@ extern "C" cudaError_t __wrap_cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent e
 extern "C" cudaError_t __real_cudaFree(void* ptr);
 extern "C" cudaError_t __wrap_cudaFree(void* ptr) {
   labkit::ProcessDeviceMemoryBudget().Freed(ptr);
+  labkit::replay::NoteFree(ptr);
   return __real_cudaFree(ptr);
 }
 extern "C" cudaError_t __real_cudaFreeAsync(void* ptr, cudaStream_t stream);
 extern "C" cudaError_t __wrap_cudaFreeAsync(void* ptr, cudaStream_t stream) {
   labkit::ProcessDeviceMemoryBudget().Freed(ptr);
+  labkit::replay::NoteFree(ptr);
   return __real_cudaFreeAsync(ptr, stream);
 }
 extern "C" cudaError_t __real_cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream);
 extern "C" cudaError_t __wrap_cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream) {
   labkit::ProcessDeviceMemoryBudget().Freed(ptr);
+  labkit::replay::NoteFree(ptr);
   return __real_cudaFreeAsync_ptsz(ptr, stream);
 }

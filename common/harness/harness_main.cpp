@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "occupancy_probe.h"
 #include "query_harness.h"
 #include "raw_matrix_file.h"
+#include "replay_plan.h"
 
 // Labs without query exercises do not define lab_queries(); a lab's own definition wins.
 __attribute__((weak)) std::vector<labkit::QueryExercise> labkit::lab_queries() { return {}; }
@@ -150,10 +152,43 @@ void probe_occupancy(const std::vector<labkit::LaunchRecord>& launched, Response
 
 // Each case runs the request's exercise, or its own "exercise" when it names one: labgrade puts
 // several exercises' cases in one process where it can, as each process start costs a CUDA context.
+// A record run never sees the cases' inputs: the function is called on values of its own.
+std::vector<float> stand_in_values(std::size_t count) {
+  static std::mt19937 generator(std::random_device{}());
+  std::uniform_real_distribution<float> values(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = values(generator);
+  return v;
+}
+
+// (offset, size) pairs from labgrade's list of what a plan may use.
+std::vector<labkit::replay::ImageRange> image_ranges(const json& list) {
+  std::vector<labkit::replay::ImageRange> ranges;
+  for (const auto& r : list) ranges.push_back({r.at(0).get<int64_t>(), r.at(1).get<int64_t>()});
+  return ranges;
+}
+
+labkit::replay::StudentImage student_image(const json& request) {
+  labkit::replay::StudentImage image;
+  if (!request.contains("student_image")) return image;
+  const json& s = request["student_image"];
+  image.kernels = image_ranges(s.at("kernels"));
+  image.runners = image_ranges(s.at("runners"));
+  image.variables = image_ranges(s.at("variables"));
+  return image;
+}
+
+// How this run calls the student's code, and where plans are kept (beside the request).
+struct Mode {
+  labkit::RunMode run = labkit::RunMode::kDirect;
+  std::string plan_dir;
+  labkit::replay::StudentImage image;
+};
+
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
-               labkit::Layout layout, ResponseWriter& out) {
+               labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
   for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
@@ -169,13 +204,39 @@ void run_cases(const json& request, const std::string& dir,
     mc.m = c.at("m");
     mc.n = c.at("n");
     mc.k = c.at("k");
-    const auto A = labkit::raw_file::read(dir, c.at("inputs").at("A"), std::size_t(mc.m) * mc.n);
-    const auto B = labkit::raw_file::read(dir, c.at("inputs").at("B"), std::size_t(mc.n) * mc.k);
+    const bool record = mode.run == labkit::RunMode::kRecord;
+    const auto A = record ? stand_in_values(std::size_t(mc.m) * mc.n)
+                          : labkit::raw_file::read(dir, c.at("inputs").at("A"),
+                                                   std::size_t(mc.m) * mc.n);
+    const auto B = record ? stand_in_values(std::size_t(mc.n) * mc.k)
+                          : labkit::raw_file::read(dir, c.at("inputs").at("B"),
+                                                   std::size_t(mc.n) * mc.k);
     mc.A = &A;
     mc.B = &B;
+    labkit::replay::Plan plan;
+    mc.replay.mode = mode.run;
+    mc.replay.image = &mode.image;
+    mc.replay.plan = &plan;
+    mc.replay.recorded = &plan;
     std::vector<float> C;
-    const labkit::CaseOutcome outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
-    if (!C.empty()) labkit::raw_file::write(dir, c.at("outputs").at("C"), C);
+    labkit::CaseOutcome outcome;
+    const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName(id);
+    if (mode.run == labkit::RunMode::kReplay && case_ex->host_side) {
+      outcome = {"replay_refused", "", "a host-side exercise is not replayed", {}};
+    } else if (const std::string missing = mode.run == labkit::RunMode::kReplay
+                                               ? labkit::replay::ReadPlanFile(plan_path, plan)
+                                               : "";
+               !missing.empty()) {
+      outcome = {"not_recorded", "", missing, {}};
+    } else {
+      outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
+    }
+    if (record) {
+      if (!labkit::replay::WritePlanFile(plan_path, plan))
+        throw std::runtime_error("cannot write " + plan_path);
+    } else if (!C.empty()) {
+      labkit::raw_file::write(dir, c.at("outputs").at("C"), C);
+    }
     json line = outcome_json(outcome);
     line["type"] = "case";
     line["id"] = id;
@@ -185,9 +246,48 @@ void run_cases(const json& request, const std::string& dir,
   if (request.value("occupancy_probe", false)) probe_occupancy(launched, out);
 }
 
+// A record run records the function once at the timed shape, as the case "timing".
+void record_timing(const json& t, const labkit::MatmulExercise& ex, const labkit::Params& params,
+                   const Mode& mode, ResponseWriter& out) {
+  labkit::MatmulCase mc;
+  mc.params = &params;
+  mc.m = t.at("m");
+  mc.n = t.at("n");
+  mc.k = t.at("k");
+  const auto A = stand_in_values(std::size_t(mc.m) * mc.n);
+  const auto B = stand_in_values(std::size_t(mc.n) * mc.k);
+  mc.A = &A;
+  mc.B = &B;
+  labkit::replay::Plan plan;
+  mc.replay.mode = labkit::RunMode::kRecord;
+  mc.replay.recorded = &plan;
+  std::vector<float> C;
+  const labkit::CaseOutcome outcome =
+      labkit::run_matmul_case(ex, labkit::Layout::kExact, mc, C);
+  const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName("timing");
+  if (!labkit::replay::WritePlanFile(plan_path, plan))
+    throw std::runtime_error("cannot write " + plan_path);
+  json line = outcome_json(outcome);
+  line["type"] = "timing";
+  out.line(line);
+}
+
 void run_timing(const json& t, const std::string& dir, const labkit::MatmulExercise& ex,
-                const labkit::Params& params, ResponseWriter& out) {
+                const labkit::Params& params, const Mode& mode, ResponseWriter& out) {
+  if (mode.run == labkit::RunMode::kRecord) return record_timing(t, ex, params, mode, out);
+  labkit::replay::Plan plan;
+  if (mode.run == labkit::RunMode::kReplay) {
+    const std::string missing =
+        labkit::replay::ReadPlanFile(mode.plan_dir + labkit::replay::PlanFileName("timing"), plan);
+    if (!missing.empty()) {
+      out.line({{"type", "timing"}, {"status", "not_recorded"}, {"detail", missing}});
+      return;
+    }
+  }
   labkit::TimingRequest req;
+  req.replay.mode = mode.run;
+  req.replay.image = &mode.image;
+  req.replay.plan = &plan;
   req.params = &params;
   req.m = t.at("m");
   req.n = t.at("n");
@@ -211,6 +311,7 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
     labkit::raw_file::write(dir, names[i], result.outputs[i]);
   json line = outcome_json(result.outcome);
   line["type"] = "timing";
+  line["mismatched_reps"] = result.mismatched_reps;
   line["student_ms"] = result.student_ms;
   line["baseline_ms"] = result.baseline_ms;
   if (!result.student_ms.empty()) {
@@ -223,20 +324,29 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: " << argv[0] << " REQUEST.json RESPONSE.jsonl\n";
+  // harness [--record | --replay] REQUEST.json RESPONSE.jsonl
+  Mode mode;
+  int first = 1;
+  if (argc == 4 && std::string(argv[1]) == "--record") mode.run = labkit::RunMode::kRecord;
+  if (argc == 4 && std::string(argv[1]) == "--replay") mode.run = labkit::RunMode::kReplay;
+  if (argc == 4 && mode.run == labkit::RunMode::kDirect) argc = 0;  // an unknown option
+  if (argc == 4) first = 2;
+  if (argc - first != 2) {
+    std::cerr << "usage: " << argv[0] << " [--record | --replay] REQUEST.json RESPONSE.jsonl\n";
     return 2;
   }
-  ResponseWriter out(argv[2]);
+  ResponseWriter out(argv[first + 1]);
   if (!out.ok()) {
-    std::cerr << "harness: cannot write " << argv[2] << "\n";
+    std::cerr << "harness: cannot write " << argv[first + 1] << "\n";
     return 2;
   }
   try {
-    std::ifstream in(argv[1]);
+    std::ifstream in(argv[first]);
     const json request = json::parse(in);
-    const std::string request_path = argv[1];
+    const std::string request_path = argv[first];
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
+    mode.plan_dir = dir;
+    mode.image = student_image(request);
     const ExerciseRef ref = parse_exercise(request.at("exercise"));
     static const auto exercises = labkit::lab_exercises();
     static const auto queries = labkit::lab_queries();
@@ -252,9 +362,9 @@ int main(int argc, char** argv) {
     if (query != nullptr) {
       run_query_cases(request, *query, out);
     } else {
-      run_cases(request, dir, exercises, *ex, ref.params, layout, out);
+      run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())
-        run_timing(request["timing"], dir, *ex, ref.params, out);
+        run_timing(request["timing"], dir, *ex, ref.params, mode, out);
     }
     out.line({{"type", "done"}});
     // Leave without running atexit handlers or static destructors: code of the submission's

@@ -4,8 +4,11 @@
 #include <dlfcn.h>
 
 #include "labkit_emu/launch.h"
+#include <cstring>
+
 #include "launch_log.h"
 #include "link_wraps.h"
+#include "replay_recorder.h"
 
 // emu::detail::launch(emu::detail::LaunchRequest const&) under the names the linker's --wrap gives
 // it (LABKIT_EMU_LAUNCH is its mangled name).
@@ -13,6 +16,39 @@ extern "C" void labkit_real_launch(const emu::detail::LaunchRequest& request) __
     "__real_" LABKIT_EMU_LAUNCH);
 extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) __asm__(
     "__wrap_" LABKIT_EMU_LAUNCH);
+
+namespace {
+
+// The launch as a record run's plan holds it: the closure's bytes (the kernel's pointer and the
+// arguments), its runner, and where each pointer argument sits in the bytes.
+void NotePlannedLaunch(const emu::detail::LaunchRequest& request) {
+  labkit::replay::LaunchNote note;
+  note.kernel = request.kernel;
+  note.grid[0] = request.grid.x, note.grid[1] = request.grid.y, note.grid[2] = request.grid.z;
+  note.block[0] = request.block.x, note.block[1] = request.block.y,
+  note.block[2] = request.block.z;
+  note.shared_bytes = request.dynamic_smem;
+  const auto* bytes = static_cast<const unsigned char*>(request.closure);
+  note.arguments.assign(bytes, bytes + request.closure_bytes);
+  note.runner = reinterpret_cast<const void*>(request.run_thread);
+  uint32_t searched_from = 0;
+  for (int i = 0; i < request.pointer_count; ++i) {
+    // Arguments lie in order in the closure: the next aligned word that holds the value.
+    for (uint32_t at = searched_from; at + sizeof(void*) <= note.arguments.size();
+         at += sizeof(void*)) {
+      const void* word = nullptr;
+      std::memcpy(&word, note.arguments.data() + at, sizeof word);
+      if (word != request.pointers[i].value) continue;
+      note.pointer_params.push_back(static_cast<uint32_t>(request.pointers[i].index));
+      note.pointer_offsets.push_back(at);
+      searched_from = at + sizeof(void*);
+      break;
+    }
+  }
+  labkit::replay::NoteLaunch(note);
+}
+
+}  // namespace
 
 extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   labkit::LaunchRecord record;
@@ -26,6 +62,8 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   record.block[2] = request.block.z;
   record.dynamic_shared_bytes = request.dynamic_smem;
   labkit::RecordLaunch(record);
+  // A record run only notes the launch: its kernels run in the replay, on the real inputs.
+  if (labkit::replay::Recording()) return NotePlannedLaunch(request);
   labkit_real_launch(request);
 }
 

@@ -1,29 +1,36 @@
-// GPU backend: every triple-chevron launch ends in CUDA's __cudaLaunchKernel, with a kernel handle
-// from __cudaGetKernel. The harness is linked with `--wrap` on both (SubmissionBuilder's link
-// line), so these wrappers see each launch, note it, and hand it on unchanged.
+// GPU backend: every triple-chevron launch ends in CUDA's __cudaLaunchKernel (or its _ptsz twin),
+// with a kernel handle from __cudaGetKernel; a launch through the API itself is a call of
+// cudaLaunchKernel. The harness is linked with `--wrap` on all of them (SubmissionBuilder's link
+// line), so these wrappers see each launch, note it in the launch log and, in a record run, in the
+// case's plan (replay_recorder.h), and hand it on unchanged.
+#include <cuda_runtime.h>
 #include <dlfcn.h>
 
 #include <map>
 #include <mutex>
 
-#include <cuda_runtime.h>
-
 #include "launch_log.h"
+#include "param_layout_gpu.cuh"
+#include "replay_recorder.h"
 
 extern "C" {
 cudaError_t __real___cudaGetKernel(cudaKernel_t* kernel, const void* function);
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
                                       size_t shared, cudaStream_t stream);
+cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
+                                           size_t shared, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args,
+                                    size_t shared, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel_ptsz(const void* function, dim3 grid, dim3 block, void** args,
+                                         size_t shared, cudaStream_t stream);
 }
 
 namespace {
 
 std::mutex g_mutex;
-struct KernelIdentity {
-  std::string name;          // mangled name of the host stub
-  const void* function;      // the host stub itself
-};
-std::map<cudaKernel_t, KernelIdentity> g_names;
+std::map<cudaKernel_t, const void*> g_functions;  // kernel handle -> host stub
+// Inside a wrapped launch: the runtime's own nested entry is not a second launch.
+thread_local int t_launch_depth = 0;
 
 std::string NameOf(const void* function) {
   const char* name = nullptr;
@@ -34,33 +41,87 @@ std::string NameOf(const void* function) {
   return "?";
 }
 
+const void* FunctionOf(cudaKernel_t kernel) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const auto found = g_functions.find(kernel);
+  return found == g_functions.end() ? nullptr : found->second;
+}
+
+// Notes one launch of `function` (its host stub) in the launch log and the plan.
+void NoteLaunch(const void* function, dim3 grid, dim3 block, void** args, size_t shared) {
+  labkit::LaunchRecord record;
+  record.kernel = function == nullptr ? "?" : NameOf(function);
+  record.function = function;
+  record.grid[0] = grid.x, record.grid[1] = grid.y, record.grid[2] = grid.z;
+  record.block[0] = block.x, record.block[1] = block.y, record.block[2] = block.z;
+  record.dynamic_shared_bytes = shared;
+  labkit::RecordLaunch(record);
+  if (!labkit::replay::Recording()) return;
+  labkit::replay::LaunchNote note;
+  note.kernel = function;
+  std::copy(record.grid, record.grid + 3, note.grid);
+  std::copy(record.block, record.block + 3, note.block);
+  note.shared_bytes = shared;
+  if (function == nullptr ||
+      !labkit::PackArguments(function, args, note.arguments, note.param_offsets)) {
+    labkit::replay::NoteUnsupported("a launch whose arguments the grader could not read");
+    return;
+  }
+  labkit::replay::NoteLaunch(note);
+}
+
+// Runs `launch` with the launch noted once, however the runtime nests its entry points.
+template <class Launch>
+cudaError_t Noted(const void* function, dim3 grid, dim3 block, void** args, size_t shared,
+                  Launch&& launch) {
+  if (t_launch_depth == 0) NoteLaunch(function, grid, block, args, shared);
+  // A record run only notes the launch: its kernels run in the replay, on the real inputs.
+  if (labkit::replay::Recording()) return cudaSuccess;
+  ++t_launch_depth;
+  const cudaError_t status = launch();
+  --t_launch_depth;
+  return status;
+}
+
 }  // namespace
 
 extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t* kernel, const void* function) {
   const cudaError_t status = __real___cudaGetKernel(kernel, function);
   if (status == cudaSuccess) {
-    const std::string name = NameOf(function);
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_names[*kernel] = {name, function};
+    g_functions[*kernel] = function;
   }
   return status;
 }
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                                 void** args, size_t shared,
-                                                 cudaStream_t stream) {
-  labkit::LaunchRecord record;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    const auto found = g_names.find(kernel);
-    record.kernel = found == g_names.end() ? "?" : found->second.name;
-    record.function = found == g_names.end() ? nullptr : found->second.function;
-  }
-  record.grid[0] = grid.x, record.grid[1] = grid.y, record.grid[2] = grid.z;
-  record.block[0] = block.x, record.block[1] = block.y, record.block[2] = block.z;
-  record.dynamic_shared_bytes = shared;
-  labkit::RecordLaunch(record);
-  return __real___cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+                                                 void** args, size_t shared, cudaStream_t stream) {
+  return Noted(FunctionOf(kernel), grid, block, args, shared, [&] {
+    return __real___cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+  });
+}
+
+extern "C" cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                                      void** args, size_t shared,
+                                                      cudaStream_t stream) {
+  return Noted(FunctionOf(kernel), grid, block, args, shared, [&] {
+    return __real___cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream);
+  });
+}
+
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
+                                               void** args, size_t shared, cudaStream_t stream) {
+  return Noted(function, grid, block, args, shared, [&] {
+    return __real_cudaLaunchKernel(function, grid, block, args, shared, stream);
+  });
+}
+
+extern "C" cudaError_t __wrap_cudaLaunchKernel_ptsz(const void* function, dim3 grid, dim3 block,
+                                                    void** args, size_t shared,
+                                                    cudaStream_t stream) {
+  return Noted(function, grid, block, args, shared, [&] {
+    return __real_cudaLaunchKernel_ptsz(function, grid, block, args, shared, stream);
+  });
 }
 
 namespace labkit {

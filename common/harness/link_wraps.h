@@ -23,6 +23,12 @@
 #define LABKIT_EMU_MALLOC_HOST "_Z14cudaMallocHostPPvm"
 #define LABKIT_EMU_HOST_ALLOC "_Z13cudaHostAllocPPvmj"
 #define LABKIT_EMU_MALLOC_MANAGED "_Z17cudaMallocManagedPPvmj"
+#define LABKIT_EMU_MALLOC "_Z10cudaMallocPPvm"
+#define LABKIT_EMU_MALLOC_PITCH "_Z15cudaMallocPitchPPvPmmm"
+#define LABKIT_EMU_FREE "_Z8cudaFreePv"
+#define LABKIT_EMU_MEMSET "_Z10cudaMemsetPvim"
+#define LABKIT_EMU_MEMSET_ASYNC "_Z15cudaMemsetAsyncPvimP11CUstream_st"
+#define LABKIT_EMU_FUNC_SET_ATTRIBUTE "_Z20cudaFuncSetAttributePKv17cudaFuncAttributei"
 
 namespace labkit {
 
@@ -31,7 +37,12 @@ namespace labkit {
 // declare and call it by that name.
 inline constexpr const char* kGpuLinkWraps[] = {
     // Launches (launch_wrap_gpu.cu).
-    "__cudaLaunchKernel", "__cudaGetKernel",
+    "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz", "__cudaGetKernel", "cudaLaunchKernel",
+    "cudaLaunchKernel_ptsz",
+    // Other device work a record run's plan holds (device_work_wrap_gpu.cu).
+    "cudaMemset", "cudaMemset_ptds", "cudaMemsetAsync", "cudaMemsetAsync_ptsz", "cudaMemset2D",
+    "cudaMemset2DAsync", "cudaFuncSetAttribute", "cudaLaunchKernelExC",
+    "cudaLaunchCooperativeKernel",
     // Copies (transfer_wrap_gpu.cu).
     "cudaMemcpy", "cudaMemcpy_ptds", "cudaMemcpyAsync", "cudaMemcpyAsync_ptsz", "cudaMemcpy2D",
     "cudaMemcpy2D_ptds", "cudaMemcpy2DAsync", "cudaMemcpy2DAsync_ptsz", "cudaMemcpy3D",
@@ -49,11 +60,14 @@ inline constexpr const char* kGpuLinkWraps[] = {
     "cudaMallocFromPoolAsync_ptsz", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
     "cudaFree", "cudaFreeAsync", "cudaFreeAsync_ptsz"};
 
-// CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp).
+// CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp: copies, allocations,
+// memsets and kernel attributes).
 inline constexpr const char* kEmuLinkWraps[] = {
     LABKIT_EMU_LAUNCH,           LABKIT_EMU_MEMCPY,          LABKIT_EMU_MEMCPY_ASYNC,
     LABKIT_EMU_MEMCPY_2D,        LABKIT_EMU_MEMCPY_2D_ASYNC, LABKIT_EMU_COPY_TO_SYMBOL,
     LABKIT_EMU_COPY_FROM_SYMBOL, LABKIT_EMU_MALLOC_HOST,     LABKIT_EMU_HOST_ALLOC,
-    LABKIT_EMU_MALLOC_MANAGED};
+    LABKIT_EMU_MALLOC_MANAGED,   LABKIT_EMU_MALLOC,          LABKIT_EMU_MALLOC_PITCH,
+    LABKIT_EMU_FREE,             LABKIT_EMU_MEMSET,          LABKIT_EMU_MEMSET_ASYNC,
+    LABKIT_EMU_FUNC_SET_ATTRIBUTE};
 
 }  // namespace labkit

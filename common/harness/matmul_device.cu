@@ -6,11 +6,13 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "baseline_rows.cuh"
 #include "device_matrix.cuh"
+#include "fresh_inputs.cuh"
 #include "labkit/cuda_check.cuh"
 #include "labkit/device_buffer.cuh"
 #include "matmul_harness.h"
@@ -64,6 +66,18 @@ std::string check_inputs(const DeviceMatrix& A, const DeviceMatrix& B, const Mat
   if (A.download() != *c.A) return "input A was modified by the kernel";
   if (B.download() != *c.B) return "input B was modified by the kernel";
   return "";
+}
+
+// The replay of a case's recorded work: the outcome once the device is done with it.
+CaseOutcome replay_work(const ReplayContext& r, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C) {
+  replay::PlanReplay work(*r.image, A.region(), B.region(), C.region());
+  const std::string refused = work.Run(*r.plan);
+  CaseOutcome outcome = finish_launch();
+  if (!refused.empty() && outcome.status == "ok") {
+    outcome.status = "replay_refused";
+    outcome.detail = refused;
+  }
+  return outcome;
 }
 
 }  // namespace
@@ -122,8 +136,17 @@ CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const Matmu
       // left behind could still be copying).
       LaunchCapture launches;
       TransferCapture transfers;
-      call_exercise(ex, A, B, C, c, host_C);
-      outcome = finish_launch();
+      if (c.replay.mode == RunMode::kReplay) {
+        outcome = replay_work(c.replay, A, B, C);
+      } else if (c.replay.mode == RunMode::kRecord) {
+        replay::PlanCapture plan(A.region(), B.region(), C.region());
+        call_exercise(ex, A, B, C, c, host_C);
+        outcome = finish_launch();
+        *c.replay.recorded = plan.take();
+      } else {
+        call_exercise(ex, A, B, C, c, host_C);
+        outcome = finish_launch();
+      }
       outcome.launches = launches.take();
       outcome.transfers = transfers.take();
     }
@@ -207,10 +230,20 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
     buf.baseline_C = std::make_unique<DeviceMatrix>(std::size_t(r.m) * r.k, Layout::kExact);
     L2Flusher flusher(info.l2_bytes);
 
+    std::string refused;  // the replay's first refusal, if any
     auto student = [&](std::size_t s) {
       return [&, s] {
-        call_matmul(ex, buf.A[s]->data(), buf.B[s]->data(), buf.C[s]->data(), r.m, r.n, r.k,
-                    r.params);
+        if (r.replay.mode != RunMode::kReplay) {
+          call_matmul(ex, buf.A[s]->data(), buf.B[s]->data(), buf.C[s]->data(), r.m, r.n, r.k,
+                      r.params);
+          return;
+        }
+        replay::PlanReplay work(*r.replay.image, buf.A[s]->region(), buf.B[s]->region(),
+                                buf.C[s]->region());
+        const std::string why = work.Run(*r.replay.plan);
+        if (refused.empty()) refused = why;
+        // Its allocations are freed here, inside the timed region, as the function's own
+        // cudaFree would be.
       };
     };
     auto baseline = [&](std::size_t s) {
@@ -224,9 +257,15 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
     }
     LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
 
+    // Every timed repetition multiplies inputs drawn just before it, from a seed no one outside
+    // this process knows, and its output is compared with the rows kernel's on the same inputs.
+    const std::uint64_t secret = (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+    const float tolerance = 2.0f * float(r.n) * float(r.n) * (1.0f / 16777216.0f) * 1.01f;
     const auto begin = std::chrono::steady_clock::now();
     for (int rep = 0;; ++rep) {
       const std::size_t s = rep % sets;
+      FillFresh(buf.A[s]->data(), buf.A[s]->size(), secret, 2 * std::uint64_t(rep));
+      FillFresh(buf.B[s]->data(), buf.B[s]->size(), secret, 2 * std::uint64_t(rep) + 1);
       buf.C[s]->poison();  // a call that skips the work leaves NaN behind
       // Alternate who goes first, so neither always runs on a GPU the other just warmed.
       if (rep % 2 == 0) {
@@ -236,9 +275,16 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
         t.baseline_ms.push_back(timed_call(flusher, rep, baseline(s)));
         t.student_ms.push_back(timed_call(flusher, rep + 1, student(s)));
       }
+      if (CountDifferences(buf.C[s]->data(), buf.baseline_C->data(), buf.C[s]->size(),
+                           tolerance) > 0)
+        ++t.mismatched_reps;
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
       if (settled(r, t, seconds)) break;
+    }
+    if (!refused.empty()) {
+      t.outcome = {"replay_refused", "", refused, {}};
+      return t;
     }
 
     // Caching check: give each set's buffers the next set's data, run once more, and hand back

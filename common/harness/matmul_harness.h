@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "launch_log.h"
+#include "replay_executor.h"
 #include "transfer_log.h"
 
 namespace labkit {
@@ -49,8 +50,23 @@ struct DeviceInfo {
   long long l2_bytes = 0;
 };
 
+// How a run calls the student's code (docs/THREAT_MODEL.md): directly (host-side exercises, and
+// the functions of labs that compute values on the host), recording the device work the function
+// asks for, or replaying recorded work with none of the function's host code running.
+enum class RunMode { kDirect, kRecord, kReplay };
+
+// What a record or replay run needs besides the case.
+struct ReplayContext {
+  RunMode mode = RunMode::kDirect;
+  const replay::StudentImage* image = nullptr;  // kReplay: what a plan may use
+  const replay::Plan* plan = nullptr;           // kReplay: the work to do
+  replay::Plan* recorded = nullptr;             // kRecord: filled with the work the function did
+};
+
 struct CaseOutcome {
-  std::string status = "ok";  // ok | cuda_error | guard_violation | input_modified
+  // ok | cuda_error | guard_violation | input_modified | replay_refused (the recorded work asked
+  // for something the replay does not do; `detail` says what)
+  std::string status = "ok";
   std::string error;          // e.g. cudaErrorIllegalAddress
   std::string detail;
   std::vector<LaunchRecord> launches;  // what the student's function launched
@@ -62,6 +78,7 @@ struct MatmulCase {
   const Params* params = nullptr;  // the run's parameters; none when null
   const std::vector<float>* A = nullptr;
   const std::vector<float>* B = nullptr;
+  ReplayContext replay;
 };
 
 struct TimingRequest {
@@ -73,6 +90,7 @@ struct TimingRequest {
   int max_reps = 200;
   double max_seconds = 5.0;
   double target_spread = 0.02;
+  ReplayContext replay;  // kReplay: the student's side is the replay of a plan
 };
 
 struct TimingOutcome {
@@ -80,6 +98,8 @@ struct TimingOutcome {
   std::vector<double> student_ms;
   std::vector<double> baseline_ms;
   std::vector<std::vector<float>> outputs;  // the student's last C for each input set
+  // Timed repetitions whose output differed from the kit's rows kernel's on the same fresh inputs.
+  int mismatched_reps = 0;
 };
 
 // Calls the exercise's function (with `params` when it takes them; none: an empty set).

@@ -4,6 +4,8 @@
 // reference in the student's object.
 #include <cuda_runtime.h>
 
+#include "plan_note.cuh"
+#include "replay_recorder.h"
 #include "transfer_note.cuh"
 
 using labkit::MemorySide;
@@ -36,6 +38,12 @@ void Note3D(const char* call, const cudaMemcpy3DParms* p) {
                        SideOf(p->dstArray, p->dstPtr.ptr, labkit::KindDestination(p->kind)), bytes);
 }
 
+void PlanUnsupported3D(const char* call, const cudaMemcpy3DParms* p) {
+  if (p != nullptr && (p->dstArray != nullptr || p->dstPtr.ptr != nullptr))
+    labkit::PlanUnsupportedCopy(call, p->dstArray != nullptr ? nullptr : p->dstPtr.ptr,
+                                p->dstArray != nullptr ? cudaMemcpyHostToDevice : p->kind);
+}
+
 void NoteBatch(const char* call, void* const* dsts, const void* const* srcs, const size_t* sizes,
                size_t count) {
   if (dsts == nullptr || srcs == nullptr || sizes == nullptr) return;
@@ -48,31 +56,37 @@ void NoteBatch(const char* call, void* const* dsts, const void* const* srcs, con
 // Copies between pointers.
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy, _ptds,
                       (void* dst, const void* src, size_t count, cudaMemcpyKind kind),
-                      (dst, src, count, kind), labkit::NoteCopy(call, dst, src, count, kind))
+                      (dst, src, count, kind),
+                      (labkit::NoteCopy(call, dst, src, count, kind),
+                       labkit::PlanCopy(dst, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyAsync, _ptsz,
                       (void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                        cudaStream_t stream),
                       (dst, src, count, kind, stream),
-                      labkit::NoteCopy(call, dst, src, count, kind))
+                      (labkit::NoteCopy(call, dst, src, count, kind),
+                       labkit::PlanCopy(dst, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy2D, _ptds,
                       (void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, cudaMemcpyKind kind),
                       (dst, dpitch, src, spitch, width, height, kind),
-                      labkit::NoteCopy(call, dst, src, width* height, kind))
+                      (labkit::NoteCopy(call, dst, src, width* height, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy2DAsync, _ptsz,
                       (void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, cudaMemcpyKind kind, cudaStream_t stream),
                       (dst, dpitch, src, spitch, width, height, kind, stream),
-                      labkit::NoteCopy(call, dst, src, width* height, kind))
-LABKIT_WRAP_WITH_TWIN(cudaMemcpy3D, _ptds, (const cudaMemcpy3DParms* p), (p), Note3D(call, p))
+                      (labkit::NoteCopy(call, dst, src, width* height, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
+LABKIT_WRAP_WITH_TWIN(cudaMemcpy3D, _ptds, (const cudaMemcpy3DParms* p), (p),
+                      (Note3D(call, p), PlanUnsupported3D(call, p)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy3DAsync, _ptsz, (const cudaMemcpy3DParms* p, cudaStream_t stream),
-                      (p, stream), Note3D(call, p))
+                      (p, stream), (Note3D(call, p), PlanUnsupported3D(call, p)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyBatchAsync, _ptsz,
                       (void* const* dsts, const void* const* srcs, const size_t* sizes,
                        size_t count, cudaMemcpyAttributes* attrs, size_t* attrs_idxs,
                        size_t num_attrs, cudaStream_t stream),
                       (dsts, srcs, sizes, count, attrs, attrs_idxs, num_attrs, stream),
-                      NoteBatch(call, dsts, srcs, sizes, count))
+                      (NoteBatch(call, dsts, srcs, sizes, count), labkit::replay::NoteUnsupported(call)))
 
 // Copies with a __device__ / __constant__ symbol or a CUDA array on one side: device memory.
 // cudaMemcpyToSymbol from the host is how lab 04 sets its __constant__ block side; it is noted as
@@ -81,43 +95,51 @@ LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbol, _ptds,
                       (const void* symbol, const void* src, size_t count, size_t offset,
                        cudaMemcpyKind kind),
                       (symbol, src, count, offset, kind),
-                      labkit::NoteCopyToDevice(call, src, count, kind))
+                      (labkit::NoteCopyToDevice(call, src, count, kind),
+                       labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbolAsync, _ptsz,
                       (const void* symbol, const void* src, size_t count, size_t offset,
                        cudaMemcpyKind kind, cudaStream_t stream),
                       (symbol, src, count, offset, kind, stream),
-                      labkit::NoteCopyToDevice(call, src, count, kind))
+                      (labkit::NoteCopyToDevice(call, src, count, kind),
+                       labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyFromSymbol, _ptds,
                       (void* dst, const void* symbol, size_t count, size_t offset,
                        cudaMemcpyKind kind),
                       (dst, symbol, count, offset, kind),
-                      labkit::NoteCopyFromDevice(call, dst, count, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, count, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyFromSymbolAsync, _ptsz,
                       (void* dst, const void* symbol, size_t count, size_t offset,
                        cudaMemcpyKind kind, cudaStream_t stream),
                       (dst, symbol, count, offset, kind, stream),
-                      labkit::NoteCopyFromDevice(call, dst, count, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, count, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyFromArray, _ptds,
                       (void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                        size_t count, cudaMemcpyKind kind),
                       (dst, src, w_offset, h_offset, count, kind),
-                      labkit::NoteCopyFromDevice(call, dst, count, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, count, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyFromArrayAsync, _ptsz,
                       (void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                        size_t count, cudaMemcpyKind kind, cudaStream_t stream),
                       (dst, src, w_offset, h_offset, count, kind, stream),
-                      labkit::NoteCopyFromDevice(call, dst, count, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, count, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy2DFromArray, _ptds,
                       (void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                        size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind),
                       (dst, dpitch, src, w_offset, h_offset, width, height, kind),
-                      labkit::NoteCopyFromDevice(call, dst, width* height, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, width* height, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy2DFromArrayAsync, _ptsz,
                       (void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                        size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind,
                        cudaStream_t stream),
                       (dst, dpitch, src, w_offset, h_offset, width, height, kind, stream),
-                      labkit::NoteCopyFromDevice(call, dst, width* height, kind))
+                      (labkit::NoteCopyFromDevice(call, dst, width* height, kind),
+                       labkit::PlanUnsupportedCopy(call, dst, kind)))
 
 // Memory a kernel and host code can both reach: a kernel could copy A and B into it for the host.
 LABKIT_WRAP(cudaMallocHost, (void** ptr, size_t size), (ptr, size),

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include "combined_run.h"
@@ -24,6 +25,8 @@ ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string mess
   v.message = std::move(message);
   return v;
 }
+
+bool Replayed(const Exercise& exercise) { return !exercise.kernel.empty(); }
 
 namespace {
 
@@ -69,6 +72,23 @@ std::string DeviceMemoryRefusal(const std::string& output) {
   return "\n" + output.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
 }
 
+// A case the record run left no plan for: the function itself crashed or hung there, or (the
+// record process ended well) something in the submission removed the record.
+std::string NotRecorded(const HarnessRun& run, const std::string& name, std::string& status) {
+  const ProcessResult& p = run.record_process;
+  if (!p.started) {
+    status = "grader_error";
+    return "the grader could not run your function: " + p.start_error;
+  }
+  if (p.Succeeded()) {
+    status = "failed";
+    return "in " + name + ", the grader's record of what your function did is missing: something "
+           "in the submission removed or replaced the grader's files.";
+  }
+  status = p.timed_out ? "timeout" : "crashed";
+  return "while your function ran for " + name + ", " + DescribeDeath(p);
+}
+
 // What went wrong in case `i` before its values could be looked at, or "" when it ran cleanly.
 std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
                        std::size_t i, const std::string& executable, std::string& status) {
@@ -90,6 +110,12 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     status = run.process.timed_out ? "timeout" : "crashed";
     return "while running " + name + ", " + DescribeDeath(run.process);
   }
+  if (r.status == "not_recorded") return NotRecorded(run, name, status);
+  if (r.status == "replay_refused")
+    return "in " + name + ", your function asked for " + r.detail +
+           ". The grader repeats the device work your function asks for (allocations, copies, "
+           "cudaMemset, cudaMemcpyToSymbol and kernel launches) on inputs your function never "
+           "saw; it cannot repeat this.";
   // The CPU backend says why a launch failed (a barrier only some threads reach, a host pointer):
   // more use to a student than the bare error code the runtime returned.
   if (r.status != "ok" && !run.emu_diagnostics.empty())
@@ -121,6 +147,19 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
   return "";
 }
 
+// Values the function's host code copied to the device: in a replay they are what the host made
+// for the record run's inputs, not for these. "" when it copied none.
+std::string HostValuesHint(const CaseRun& r) {
+  long long bytes = 0;
+  for (const TransferInfo& t : r.transfers)
+    if (t.kind == "host_to_device" && t.call.find("Symbol") == std::string::npos) bytes += t.bytes;
+  if (bytes == 0) return "";
+  return "Your function copied " + std::to_string(bytes) +
+         " bytes from host memory to the device. The grader repeats the device work your function "
+         "asks for on inputs it never saw, so values made on the host (a product computed on the "
+         "CPU, or kept from an earlier call) do not fit them: compute C in your kernels.\n";
+}
+
 // Case `i`'s values against the model, or "" when they are right.
 std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flavour,
                          const HarnessRun& run, const MatrixCase& c, std::size_t i) {
@@ -132,7 +171,7 @@ std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flav
           ? ""
           : " (in the build with fused multiply-add off, which must match the sequential float "
             "sum bit for bit: keep the inner index ascending and accumulate in one float)";
-  return "wrong result in " + CaseName(c) + build + ":\n" +
+  return "wrong result in " + CaseName(c) + build + ":\n" + HostValuesHint(run.cases[i]) +
          Diagnose(*check, c.A, c.B, env.spec.tile).text;
 }
 
@@ -165,6 +204,7 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     HarnessOptions options;
     options.exercise = ex.id;
     options.exact_layout = true;
+    options.replay = Replayed(ex);
     options.emu_order = order;
     options.emu_kernels_json = env.kernels_json;
     options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
@@ -218,6 +258,7 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
   HarnessOptions options;
   options.exercise = ex.id;
   options.exact_layout = true;
+  options.replay = Replayed(ex);
   options.thread_sanitizer = true;
   options.emu_kernels_json = env.kernels_json;
   options.timeout_seconds = 300;
@@ -260,9 +301,10 @@ std::vector<MatrixCase> SanitizerCases(const std::string& tool, const std::vecto
   return small;
 }
 
-HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool) {
+HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool, bool replay) {
   HarnessOptions options;
   options.exercise = run_id;
+  options.replay = replay;
   options.exact_layout = true;  // exact allocations, so reads just past the end are seen
   options.sanitizer_tool = tool;
   options.timeout_seconds = 300;
@@ -291,7 +333,8 @@ std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vecto
                              std::string& status, const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
     const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool,
-                                      SanitizerOptions(ex.id, tool), SanitizerCases(tool, cases));
+                                      SanitizerOptions(ex.id, tool, Replayed(ex)),
+                                      SanitizerCases(tool, cases));
     const std::string found = SanitizerFinding(run, tool, status);
     if (!found.empty()) return found;
   }
@@ -462,9 +505,10 @@ std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
 
 namespace {
 
-HarnessOptions CaseRunOptions(const GradeEnv& env, const std::string& run_id) {
+HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
   HarnessOptions options;
-  options.exercise = run_id;
+  options.exercise = run.id;
+  options.replay = Replayed(run);
   options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
   options.emu_kernels_json = env.kernels_json;
   options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
@@ -486,6 +530,13 @@ struct MatmulRun {
   std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
   std::vector<std::string> notes;
 };
+
+std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
+  std::vector<MatmulRun*> replayed;
+  for (MatmulRun* r : runs)
+    if (Replayed(r->run)) replayed.push_back(r);
+  return replayed;
+}
 
 std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
   std::vector<MatmulRun*> open;
@@ -520,26 +571,32 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
 void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
                   bool combine) {
   const BuildOutcome& build = env.builds.at(flavour);
-  std::vector<HarnessRun> shared;
-  if (build.ok && combine && runs.size() >= 2) {
+  // Only replayed exercises share a process: a pass is taken from it as it stands, and a host-side
+  // function's own code must not run beside them.
+  const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
+  std::map<const MatmulRun*, HarnessRun> shared;
+  if (build.ok && combine && replayed.size() >= 2) {
     std::vector<ExerciseCases> groups;
-    for (const MatmulRun* r : runs) groups.push_back({r->run.id, r->cases});
-    shared = RunCombined(env.runner, build.executable,
-                         env.work_dir + "/combined_" + ToString(flavour),
-                         CaseRunOptions(env, runs.front()->run.id), groups);
+    for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
+    std::vector<HarnessRun> parts = RunCombined(env.runner, build.executable,
+                                                env.work_dir + "/combined_" + ToString(flavour),
+                                                CaseRunOptions(env, replayed.front()->run), groups);
+    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
+      shared[replayed[i]] = std::move(parts[i]);
   }
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    MatmulRun& r = *runs[i];
+  for (MatmulRun* run : runs) {
+    MatmulRun& r = *run;
     if (!build.ok) {
       r.verdict = Verdict(*r.ex, "compile_error", build.message);
       continue;
     }
     HarnessRun harness_run;
-    if (i < shared.size() && !JudgeFlavour(env, r, flavour, shared[i], false)) {
-      harness_run = std::move(shared[i]);
+    const auto own = shared.find(run);
+    if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
+      harness_run = std::move(own->second);
     } else {
       harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
-                               CaseRunOptions(env, r.run.id), r.cases);
+                               CaseRunOptions(env, r.run), r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
         r.verdict = std::move(*failed);
         continue;
@@ -557,12 +614,13 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   const std::string& executable = env.builds.at(Flavour::kDefault).executable;
   for (const std::string tool : {"memcheck", "racecheck"}) {
     const std::vector<MatmulRun*> open = StillOpen(runs);
-    if (open.size() >= 2) {
+    const std::vector<MatmulRun*> replayed = ReplayedRuns(open);
+    if (replayed.size() >= 2 && replayed.size() == open.size()) {
       std::vector<ExerciseCases> groups;
       for (const MatmulRun* r : open) groups.push_back({r->run.id, SanitizerCases(tool, r->cases)});
       const std::vector<HarnessRun> parts =
           RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
-                      SanitizerOptions(open.front()->run.id, tool), groups);
+                      SanitizerOptions(open.front()->run.id, tool, true), groups);
       std::string status;
       if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
     }

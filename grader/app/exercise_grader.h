@@ -67,6 +67,10 @@ std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exe
 // runs with parameters (common/harness/harness_main.cpp reads them back).
 std::string HarnessExerciseId(const std::string& id, const ParamSet& params);
 
+// Whether the exercise's function is recorded and its device work replayed (an exercise with a
+// kernel), or called directly on the inputs (a host-side one): docs/THREAT_MODEL.md.
+bool Replayed(const Exercise& exercise);
+
 // The random and fixed cases an exercise is graded on (exposed for tests).
 std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& exercise);
 

@@ -1,8 +1,14 @@
 #include "harness_runner.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "inputs.h"
@@ -48,11 +54,14 @@ std::string FindComputeSanitizer() {
 
 // Writes the request and its input matrices; a failure (a full disk) is the kit's, not the
 // student's, and comes back as the reason.
+// `with_inputs` false: a record run's request, which names the cases' shapes only (the function
+// is called there on values of the harness's own).
 Status WriteRequest(const std::string& dir, const HarnessOptions& options,
-                    const std::vector<MatrixCase>& cases) {
+                    const std::vector<MatrixCase>& cases, bool with_inputs = true,
+                    const json& student_image = nullptr) {
   Status written;
   auto write = [&](const std::string& name, const std::vector<float>& values) {
-    if (written) written = WriteFloatFile(dir + name, values);
+    if (written && with_inputs) written = WriteFloatFile(dir + name, values);
   };
   json request = {{"exercise", options.exercise},
                   {"layout", options.exact_layout ? "exact" : "guarded"},
@@ -89,6 +98,7 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                          {"max_reps", t.reps.max},   {"max_seconds", t.reps.max_seconds},
                          {"target_spread", t.reps.target_spread}};
   }
+  if (!student_image.is_null()) request["student_image"] = student_image;
   if (!written) return written;
   std::ofstream out(dir + "request.json");
   out << request.dump(1);
@@ -96,15 +106,16 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
   return Status::Ok();
 }
 
+// `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).
 Command HarnessCommand(const std::string& executable, const std::string& dir,
-                       const HarnessOptions& options) {
+                       const HarnessOptions& options, const std::string& mode = "") {
   Command cmd;
   cmd.cwd = dir;
   cmd.timeout_seconds = options.timeout_seconds;
   cmd.output_limit = options.output_limit;
-  cmd.gpu = options.timing != nullptr ? GpuUse::kExclusive : GpuUse::kShared;
-  const std::vector<std::string> harness = {executable, dir + "request.json",
-                                            dir + "response.jsonl"};
+  cmd.gpu = options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive : GpuUse::kShared;
+  std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
+  if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindComputeSanitizer(), "--tool", options.sanitizer_tool,
                 "--log-file", dir + "sanitizer.log", "--print-limit", "10",
@@ -166,6 +177,96 @@ TransferInfo ParseTransfer(const json& t) {
   return info;
 }
 
+// A file from a folder a student's process could write: never through a link, never a FIFO or a
+// device, at most `limit` bytes. Empty optional when it is none of those.
+std::optional<std::string> ReadPlainFile(const std::string& path, std::size_t limit) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= limit) {
+    text.emplace(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < text->size()) {
+      const ssize_t n = ::read(fd, text->data() + got, text->size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got != text->size()) text.reset();
+  }
+  ::close(fd);
+  return text;
+}
+
+// What a record run left: its plans' folder, how its process ended, the emulator's notes on the
+// function's host-side calls.
+struct Recording {
+  std::string dir;
+  ProcessResult process;
+  std::vector<json> diagnostics;
+};
+
+std::string RecordingKey(const std::string& executable, const HarnessOptions& options,
+                         const std::vector<MatrixCase>& cases) {
+  std::ostringstream key;
+  key << executable << '|' << options.exercise << '|' << options.exact_layout << '|'
+      << options.emu_kernels_json;
+  for (const MatrixCase& c : cases)
+    key << '|' << c.id << ':' << c.exercise << ':' << c.shape.m << 'x' << c.shape.n << 'x'
+        << c.shape.k;
+  if (options.timing != nullptr)
+    key << "|timing:" << options.timing->shape.m << 'x' << options.timing->shape.n << 'x'
+        << options.timing->shape.k;
+  return key.str();
+}
+
+// Runs the function once per program and request: the checks after the first run (the other
+// thread orders, the sanitizers) replay what it recorded then, as the plans depend only on the
+// program and the cases' shapes.
+Recording Record(ProcessRunner& runner, const std::string& executable, const std::string& dir,
+                 const HarnessOptions& options, const std::vector<MatrixCase>& cases) {
+  static std::mutex mutex;
+  static std::map<std::string, Recording> done;
+  const std::string key = RecordingKey(executable, options, cases);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = done.find(key); it != done.end()) return it->second;
+  }
+  Recording recording;
+  recording.dir = dir.substr(0, dir.size() - 1) + ".record/";
+  fs::remove_all(recording.dir);
+  fs::create_directories(recording.dir);
+  HarnessOptions record = options;
+  record.sanitizer_tool.clear();
+  record.emu_order.clear();
+  record.thread_sanitizer = false;
+  if (const Status written = WriteRequest(recording.dir, record, cases, false); !written) {
+    recording.process.start_error = written.error();
+    return recording;
+  }
+  recording.process = runner.Run(HarnessCommand(executable, recording.dir, record, "--record"));
+  recording.diagnostics = ReadJsonObjectLines(recording.dir + "emu_report.jsonl");
+  std::lock_guard<std::mutex> lock(mutex);
+  return done.emplace(key, recording).first->second;
+}
+
+// Hands the recorded plans to the replay's folder (copied by labgrade: the replay process cannot
+// read the record's folder, nor the record process write the replay's).
+void CopyPlans(const Recording& recording, const std::string& dir,
+               const std::vector<MatrixCase>& cases, bool timing) {
+  std::vector<std::string> ids;
+  for (const MatrixCase& c : cases) ids.push_back(c.id);
+  if (timing) ids.push_back("timing");
+  for (const std::string& id : ids) {
+    const std::string name = id + ".plan";  // replay_plan.h PlanFileName
+    fs::remove(dir + name);
+    const std::optional<std::string> plan = ReadPlainFile(recording.dir + name, 256u << 20);
+    if (!plan) continue;  // the replay reports the case as not recorded
+    std::ofstream out(dir + name, std::ios::binary);
+    out << *plan;
+  }
+}
+
 }  // namespace
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
@@ -177,12 +278,28 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     fs::remove(dir + stale);
   for (const std::string& stale : ThreadSanitizerLogs(dir)) fs::remove(stale);
   HarnessRun run;
-  if (const Status written = WriteRequest(dir, options, cases); !written) {
+  json student_image;
+  std::optional<Recording> recording;
+  if (options.replay) {
+    const std::optional<std::string> image = ReadPlainFile(executable + ".image.json", 64u << 20);
+    if (image) student_image = json::parse(*image, nullptr, false);
+    if (!student_image.is_object()) {
+      for (const MatrixCase& c : cases) run.cases.push_back({c.id});
+      run.harness_error = "the grader's list of the program's kernels (" + executable +
+                          ".image.json) is missing";
+      return run;
+    }
+    recording = Record(runner, executable, dir, options, cases);
+    run.record_process = recording->process;
+    CopyPlans(*recording, dir, cases, options.timing != nullptr);
+  }
+  if (const Status written = WriteRequest(dir, options, cases, true, student_image); !written) {
     for (const MatrixCase& c : cases) run.cases.push_back({c.id});
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
-  run.process = runner.Run(HarnessCommand(executable, dir, options));
+  run.process =
+      runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
@@ -227,7 +344,9 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       run.timing_outputs.push_back(ReadOutput(dir, "t" + std::to_string(i) + ".C.f32",
                                               static_cast<std::size_t>(s.m * s.k)));
   }
-  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
+  if (recording) run.emu_diagnostics = recording->diagnostics;
+  for (json& line : ReadJsonObjectLines(dir + "emu_report.jsonl"))
+    run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
   return run;

@@ -43,6 +43,11 @@ struct HarnessOptions {
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
   bool occupancy_probe = false;  // also report the occupancy API's answers for launched kernels
+  // Record and replay (docs/THREAT_MODEL.md): the student's function runs once in a record
+  // process on inputs of its own, and the device work it asked for is replayed on the cases'
+  // inputs in a process where none of its host code runs. Off: the function runs on the inputs
+  // itself (host-side exercises).
+  bool replay = false;
   // GPU backend: the device memory the harness process may hold at once (its allocations and the
   // student's), so that one submission cannot starve the others sharing the GPU.
   long long device_memory_bytes = kHarnessDeviceMemoryBytes;
@@ -67,7 +72,9 @@ struct TransferInfo {
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
-  std::string status;     // ok | cuda_error | guard_violation | input_modified
+  // ok | cuda_error | guard_violation | input_modified | replay_refused (the function asked for
+  // work the replay does not do) | not_recorded (the record process ended before this case)
+  std::string status;
   std::string error;
   std::string detail;
   std::vector<float> C;
@@ -77,6 +84,7 @@ struct CaseRun {
 
 struct HarnessRun {
   ProcessResult process;
+  ProcessResult record_process;  // with HarnessOptions::replay: the run of the function itself
   bool done = false;         // the harness reached its end
   std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
   nlohmann::json device;     // the "device" line

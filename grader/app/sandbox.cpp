@@ -410,6 +410,15 @@ bool KeepVariable(const std::string& name, const std::vector<std::string>& prefi
   return false;
 }
 
+// The one folder a command may write: its working folder when that lies inside the scratch
+// folder (a harness run: the record run cannot touch the replay's folder, nor the builds), else
+// the whole scratch folder (the compilers).
+std::string WritableDir(const SandboxPolicy& policy, const Command& command) {
+  if (policy.scratch_dir.empty() || command.cwd.empty()) return policy.scratch_dir;
+  const std::string cwd = Normal(command.cwd);
+  return IsUnder(cwd, policy.scratch_dir) ? cwd : policy.scratch_dir;
+}
+
 std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& policy,
                                                       const Command& command) {
   std::map<std::string, std::string> env;
@@ -422,10 +431,11 @@ std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& polic
   }
   if (env.count("PATH") == 0) env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
   if (!policy.scratch_dir.empty()) {
-    // nvcc and g++ put their temporaries in TMPDIR; keep them in the scratch folder (on disk,
-    // under RLIMIT_FSIZE) rather than in memory.
-    env["TMPDIR"] = policy.scratch_dir + "/tmp";
-    env["HOME"] = policy.scratch_dir;
+    // nvcc and g++ put their temporaries in TMPDIR; keep them in the command's writable folder
+    // (on disk, under RLIMIT_FSIZE) rather than in memory.
+    const std::string writable = WritableDir(policy, command);
+    env["TMPDIR"] = writable + "/tmp";
+    env["HOME"] = writable;
   }
   for (const auto& [key, value] : command.env) env[key] = value;
   return env;
@@ -648,7 +658,13 @@ Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const
 
   std::vector<Mount> mounts;
   if (!policy_.scratch_dir.empty()) {
-    mounts.push_back({"--bind", policy_.scratch_dir, policy_.scratch_dir});
+    const std::string writable = WritableDir(policy_, command);
+    if (writable == policy_.scratch_dir) {
+      mounts.push_back({"--bind", policy_.scratch_dir, policy_.scratch_dir});
+    } else {
+      mounts.push_back({"--ro-bind", policy_.scratch_dir, policy_.scratch_dir});
+      mounts.push_back({"--bind", writable, writable});
+    }
     visible.push_back(policy_.scratch_dir);
   }
   const std::vector<std::string> system_roots = visible;
@@ -706,12 +722,15 @@ Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const
 
 ProcessResult SandboxedProcessRunner::Run(const Command& command) {
   if (command.argv.empty()) return inner_.Run(command);
-  if (!policy_.scratch_dir.empty()) {
+  const std::string writable = WritableDir(policy_, command);
+  if (!writable.empty()) {
     std::error_code ec;
-    fs::create_directories(policy_.scratch_dir + "/tmp", ec);
+    fs::create_directories(writable + "/tmp", ec);
   }
   const uid_t run_as = users_.ok ? NextSandboxId() : 0;
-  if (users_.ok && !policy_.scratch_dir.empty()) GiveTreeTo(policy_.scratch_dir, run_as);
+  // Only the command's own folder becomes its user's: the rest of the scratch folder (the builds,
+  // other runs' evidence) stays out of its reach.
+  if (users_.ok && !writable.empty()) GiveTreeTo(writable, run_as);
   Command wrapped = Wrap(command, run_as);
   CommandCgroups cgroups(Cgroups(policy_.cgroup_parent), policy_);
   wrapped.cgroup_procs = cgroups.ProcsFiles();

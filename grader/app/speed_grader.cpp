@@ -35,12 +35,16 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
   HarnessOptions options;
   options.exercise = env.spec.speed->exercise;
   options.timing = &timing;
+  options.replay = true;  // the speed exercise has a kernel: its device work is what is timed
   options.timeout_seconds = 120 + 4 * timing.reps.max_seconds;
   const HarnessRun run = RunHarness(env.runner, executable, dir, options, {});
   if (!run.timing) return "the timed run did not finish: " + DescribeDeath(run.process);
   if (TextField(*run.timing, "status") != "ok")
     return "the timed run failed: " + TextField(*run.timing, "error") + " " +
            TextField(*run.timing, "detail");
+  if (NumberField(*run.timing, "mismatched_reps", 0.0) > 0)
+    return "the output of a timed run differed from the kit's rows kernel on the same fresh inputs "
+           "(results kept from an earlier call, or work not finished when the function returns?)";
   // Timed outputs are checked too, against the inputs of the *next* set (the harness swaps the
   // sets before its last run, so a result cached between calls shows up as wrong).
   const std::size_t sets = timing.A_sets.size();

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "link_wraps.h"
+#include "student_image.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -207,6 +208,11 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     return Failure("link", "linking your code with the grader's harness failed (a function of "
                            "the interface missing or renamed, or a library the lab does not "
                            "allow?):\n" + CappedOutput(r));
+  // What a replay may use of the program (student_image.h), beside it, out of any student
+  // process's reach (each may write only its own folder: docs/SANDBOX.md).
+  const std::string image =
+      WriteStudentImage(runner_, objects, out.executable, out.executable + ".image.json");
+  if (!image.empty()) return Failure("toolchain", "the grader could not list the program: " + image);
   out.ok = true;
   out.compiler_output = std::move(compiler_output);
   return out;

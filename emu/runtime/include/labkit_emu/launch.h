@@ -34,6 +34,9 @@ struct LaunchRequest {
   const void* closure;
   const PointerArgument* pointers;
   int pointer_count;
+  // The closure's size: a record run keeps its bytes so that a replay can run the same launch
+  // (common/harness/replay_recorder.h).
+  size_t closure_bytes;
 };
 void launch(const LaunchRequest& request);
 // Fills a block's shared memory with 0xFF before its first use (not counted as a CUDA thread's
@@ -84,7 +87,7 @@ void launch_function(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, c
       },
       closure.params);
   launch(LaunchRequest{reinterpret_cast<const void*>(kernel), grid, block, smem, stream, &C::run,
-                       &closure, pointers, count});
+                       &closure, pointers, count, sizeof(C)});
 }
 
 // Storage with the alignment of T but without running its constructor: CUDA never constructs

@@ -1,0 +1,241 @@
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "labkit/cuda_check.cuh"
+#include "replay_executor.h"
+#ifndef __LABKIT_EMU__
+#include "param_layout_gpu.cuh"
+#endif
+
+#ifdef __LABKIT_EMU__
+// The linker's bounds of the CPU backend's kernel section (labkit_emu/qualifiers.h).
+extern "C" const char __start_emu_kernels[] __attribute__((weak));
+extern "C" const char __stop_emu_kernels[] __attribute__((weak));
+#endif
+
+namespace labkit::replay {
+namespace {
+
+// On the CPU backend any function can be called like a kernel: only a __global__ one may be.
+bool IsKernel(const void* address) {
+#ifdef __LABKIT_EMU__
+  return __start_emu_kernels != nullptr &&
+         address >= static_cast<const void*>(__start_emu_kernels) &&
+         address < static_cast<const void*>(__stop_emu_kernels);
+#else
+  (void)address;
+  return true;  // the runtime refuses to launch anything else
+#endif
+}
+
+bool Starts(const std::vector<ImageRange>& ranges, int64_t offset) {
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [&](const ImageRange& r) { return r.offset == offset; });
+}
+
+const ImageRange* Covering(const std::vector<ImageRange>& ranges, int64_t offset, uint64_t bytes) {
+  for (const ImageRange& r : ranges)
+    if (offset >= r.offset && bytes <= static_cast<uint64_t>(r.size) &&
+        static_cast<uint64_t>(offset - r.offset) <= static_cast<uint64_t>(r.size) - bytes)
+      return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+class PlanReplay::Impl {
+ public:
+  struct Buffer {
+    char* base = nullptr;  // what offsets are measured from
+    int64_t low = 0;       // lowest offset inside the allocation (negative: a guard zone)
+    int64_t high = 0;      // one past the highest
+    bool owned = false;    // allocated by the replay, freed at the end
+  };
+
+  Impl(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
+       const HarnessMatrix& C)
+      : image_(image) {
+    int32_t id = kRegionA;
+    for (const HarnessMatrix* m : {&A, &B, &C}) {
+      buffers_[id++] =
+          Buffer{static_cast<char*>(const_cast<void*>(m->data)), -static_cast<int64_t>(m->slack),
+                 static_cast<int64_t>(m->bytes + m->slack), false};
+    }
+  }
+  ~Impl() {
+    for (const auto& [id, buffer] : buffers_)
+      if (buffer.owned) cudaFree(buffer.base);
+  }
+
+  std::string Run(const Plan& plan) {
+    for (const Op& op : plan.ops) {
+      const std::string why = Do(op);
+      if (!why.empty()) return why;
+    }
+    return "";
+  }
+
+ private:
+  // The device address `ref` names, with `bytes` after it inside the same buffer; null if not.
+  char* At(const Ref& ref, uint64_t bytes) const {
+    const auto it = buffers_.find(ref.region);
+    if (it == buffers_.end()) return nullptr;
+    const Buffer& b = it->second;
+    if (ref.offset < b.low || ref.offset > b.high ||
+        bytes > static_cast<uint64_t>(b.high - ref.offset))
+      return nullptr;
+    return b.base + ref.offset;
+  }
+
+  std::string Do(const Op& op) {
+    switch (op.type) {
+      case OpType::kAlloc: {
+        if (op.dst.region < kFirstAllocation || buffers_.count(op.dst.region) > 0)
+          return "an allocation the grader cannot place";
+        void* p = nullptr;
+        LABKIT_CUDA_CHECK(cudaMalloc(&p, op.bytes));
+        buffers_[op.dst.region] =
+            Buffer{static_cast<char*>(p), 0, static_cast<int64_t>(op.bytes), true};
+        return "";
+      }
+      case OpType::kFree: {
+        const auto it = buffers_.find(op.dst.region);
+        if (it == buffers_.end() || !it->second.owned) return "a cudaFree of unknown memory";
+        LABKIT_CUDA_CHECK(cudaFree(it->second.base));
+        buffers_.erase(it);
+        return "";
+      }
+      case OpType::kMemset: {
+        char* dst = At(op.dst, op.bytes);
+        if (dst == nullptr) return "a cudaMemset past the end of its buffer";
+        LABKIT_CUDA_CHECK(cudaMemset(dst, op.value, op.bytes));
+        return "";
+      }
+      case OpType::kUpload: {
+        char* dst = At(op.dst, op.data.size());
+        if (dst == nullptr || op.data.size() != op.bytes)
+          return "a copy past the end of its buffer";
+        LABKIT_CUDA_CHECK(cudaMemcpy(dst, op.data.data(), op.bytes, cudaMemcpyHostToDevice));
+        return "";
+      }
+      case OpType::kCopy: {
+        char* dst = At(op.dst, op.bytes);
+        const char* src = At(op.src, op.bytes);
+        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
+        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToDevice));
+        return "";
+      }
+      case OpType::kSymbolUpload:
+      case OpType::kSymbolCopy:
+        return SymbolWrite(op);
+      case OpType::kLaunch:
+        return Launch(op);
+      case OpType::kFuncAttribute: {
+        if (!Starts(image_.kernels, op.image))
+          return "cudaFuncSetAttribute on something not a kernel";
+        LABKIT_CUDA_CHECK(cudaFuncSetAttribute(ImageAddress(op.image),
+                                               static_cast<cudaFuncAttribute>(op.value),
+                                               static_cast<int>(op.attribute_value)));
+        return "";
+      }
+      case OpType::kUnsupported:
+        return op.note.empty() ? "a call the grader cannot repeat" : op.note;
+    }
+    return "an operation the grader does not know";
+  }
+
+  std::string SymbolWrite(const Op& op) {
+    const bool upload = op.type == OpType::kSymbolUpload;
+    const uint64_t bytes = upload ? op.data.size() : op.bytes;
+    const ImageRange* variable = Covering(image_.variables, op.image, 0);
+    if (variable == nullptr || variable->offset != op.image ||
+        Covering(image_.variables, op.image + static_cast<int64_t>(op.symbol_offset), bytes) !=
+            variable)
+      return "a copy to a __constant__ or __device__ variable outside your own";
+    const void* src = upload ? static_cast<const void*>(op.data.data()) : At(op.src, bytes);
+    if (src == nullptr) return "a copy past the end of its buffer";
+    const cudaMemcpyKind kind = upload ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
+    void* symbol = const_cast<void*>(ImageAddress(op.image));
+#ifdef __LABKIT_EMU__
+    LABKIT_CUDA_CHECK(emu::detail::copy_to_symbol(symbol, static_cast<size_t>(variable->size), src,
+                                                  bytes, op.symbol_offset, kind));
+#else
+    LABKIT_CUDA_CHECK(cudaMemcpyToSymbol(symbol, src, bytes, op.symbol_offset, kind));
+#endif
+    return "";
+  }
+
+  // The launch's argument bytes with every address translated to this process.
+  std::string Relocated(const Op& op, std::vector<unsigned char>& bytes) const {
+    bytes = op.data;
+    for (const Relocation& r : op.relocations) {
+      if (r.at % sizeof(void*) != 0 || r.at + sizeof(void*) > bytes.size())
+        return "a launch argument the grader cannot read";
+      const void* address = nullptr;
+      if (r.device.known()) {
+        address = At(r.device, 0);
+        if (address == nullptr) return "a launch argument that points outside every buffer";
+      } else if (Starts(image_.kernels, r.image) || Starts(image_.runners, r.image)) {
+        address = ImageAddress(r.image);
+      } else {
+        return "a launch argument that points into the program";
+      }
+      std::memcpy(bytes.data() + r.at, &address, sizeof address);
+    }
+    return "";
+  }
+
+  std::string Launch(const Op& op) {
+    if (!Starts(image_.kernels, op.image) || !IsKernel(ImageAddress(op.image)))
+      return "a launch of something that is not one of your __global__ functions";
+    std::vector<unsigned char> bytes;
+    if (const std::string why = Relocated(op, bytes); !why.empty()) return why;
+    const dim3 grid(op.grid[0], op.grid[1], op.grid[2]);
+    const dim3 block(op.block[0], op.block[1], op.block[2]);
+#ifdef __LABKIT_EMU__
+    if (!Starts(image_.runners, op.runner)) return "a launch the grader cannot repeat";
+    std::vector<emu::detail::PointerArgument> pointers;
+    if (op.pointer_params.size() != op.pointer_offsets.size())
+      return "a launch argument the grader cannot read";
+    for (std::size_t i = 0; i < op.pointer_params.size(); ++i) {
+      if (op.pointer_offsets[i] + sizeof(void*) > bytes.size())
+        return "a launch argument the grader cannot read";
+      const void* value = nullptr;
+      std::memcpy(&value, bytes.data() + op.pointer_offsets[i], sizeof value);
+      pointers.push_back({static_cast<int>(op.pointer_params[i]), value});
+    }
+    // The closure is copied into storage aligned as any object (its runner reads it as one).
+    std::vector<std::max_align_t> closure((bytes.size() + sizeof(std::max_align_t) - 1) /
+                                          sizeof(std::max_align_t));
+    std::memcpy(closure.data(), bytes.data(), bytes.size());
+    const auto runner = reinterpret_cast<void (*)(const void*)>(ImageAddress(op.runner));
+    emu::detail::launch(emu::detail::LaunchRequest{
+        ImageAddress(op.image), grid, block, op.shared_bytes, nullptr, runner, closure.data(),
+        pointers.data(), static_cast<int>(pointers.size()), bytes.size()});
+#else
+    std::vector<ParamSlot> slots;
+    if (!ParamLayout(ImageAddress(op.image), slots)) return "a launch the grader cannot repeat";
+    std::vector<void*> args;
+    for (const ParamSlot& s : slots) {
+      if (s.offset + s.size > bytes.size()) return "a launch argument the grader cannot read";
+      args.push_back(bytes.data() + s.offset);
+    }
+    // Errors of the launch itself (a bad configuration) are the caller's to collect, as after the
+    // student's own launch.
+    cudaLaunchKernel(ImageAddress(op.image), grid, block, args.data(), op.shared_bytes, nullptr);
+#endif
+    return "";
+  }
+
+  const StudentImage& image_;
+  std::map<int32_t, Buffer> buffers_;
+};
+
+PlanReplay::PlanReplay(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
+                       const HarnessMatrix& C)
+    : impl_(std::make_unique<Impl>(image, A, B, C)) {}
+PlanReplay::~PlanReplay() = default;
+std::string PlanReplay::Run(const Plan& plan) { return impl_->Run(plan); }
+
+}  // namespace labkit::replay

@@ -1,0 +1,50 @@
+// The replay side of record and replay (replay_plan.h): runs a recorded plan on the harness's own
+// matrices, in a process where none of the student's host code runs. Everything in the plan is
+// checked before it is used: regions and offsets against the buffers they name, launches against
+// the student's own kernels, variable writes against the student's own variables (the lists come
+// from labgrade, which read them off the linked program; the plan cannot name anything else).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "replay_plan.h"
+#include "replay_recorder.h"
+
+namespace labkit::replay {
+
+struct ImageRange {
+  int64_t offset = 0;  // from the start of the program image
+  int64_t size = 0;
+};
+
+// What of the program a plan may use, besides device memory.
+struct StudentImage {
+  std::vector<ImageRange> kernels;    // a launch starts one of them
+  std::vector<ImageRange> runners;    // CPU backend: a launch's closure runner starts one of them
+  std::vector<ImageRange> variables;  // a variable write falls inside one of them
+};
+
+// One replay of a plan on A, B and C. Alive until the caller has synchronised: the allocations the
+// plan makes are freed when it ends, as a function's own cudaFree would only after its kernels.
+class PlanReplay {
+ public:
+  PlanReplay(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
+             const HarnessMatrix& C);
+  ~PlanReplay();
+  PlanReplay(const PlanReplay&) = delete;
+  PlanReplay& operator=(const PlanReplay&) = delete;
+
+  // "" when every operation was issued (errors of the kernels themselves surface at the caller's
+  // synchronisation), else what the function did that the replay cannot repeat. A failing CUDA
+  // call throws CudaError, as in the harness's other work.
+  std::string Run(const Plan& plan);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace labkit::replay

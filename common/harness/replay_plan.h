@@ -1,0 +1,92 @@
+// The device work a student's function asked for, as data: what the record run saw the function
+// do with the CUDA runtime (allocations, copies, constant-memory writes, launches with their
+// arguments), so that the replay run can do the same work on inputs the function never saw, with
+// none of the function's host code running (docs/THREAT_MODEL.md).
+//
+// A plan comes out of a process the student's code controls: the replay treats it as untrusted
+// input (bounded sizes, every reference checked), and it can only ask for device work that the
+// student's own kernels then do. Host-computed results, cached results and forged reports have no
+// way into the replay's outputs.
+//
+// Plain C++: the record side (link wraps, both backends) and the replay side share it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace labkit::replay {
+
+// The regions a device pointer can point into. The harness's three matrices come first, then
+// every allocation the function made, numbered in the order it made them.
+enum : int32_t { kRegionA = 0, kRegionB = 1, kRegionC = 2, kFirstAllocation = 3 };
+
+// A device address as (region, byte offset). Region -1: no device memory the record knew.
+struct Ref {
+  int32_t region = -1;
+  int64_t offset = 0;
+  bool known() const { return region >= 0; }
+};
+
+// A pointer-sized word in a launch's argument bytes that holds an address: a device address is
+// rewritten to the replay's region, an address in the program image (the CPU backend's kernel and
+// runner functions) to the replay's own load address.
+struct Relocation {
+  uint32_t at = 0;     // byte offset in the argument bytes
+  Ref device;          // when device.known()
+  int64_t image = -1;  // else: offset from the start of the program image
+};
+
+enum class OpType : uint8_t {
+  kAlloc = 1,      // region `dst.region` of `bytes`
+  kFree,           // region `dst.region`
+  kMemset,         // `bytes` at `dst` set to `value`
+  kUpload,         // `data` to `dst`: bytes the function's host code produced
+  kCopy,           // `bytes` from `src` to `dst`, both device memory
+  kSymbolUpload,   // `data` to the __constant__/__device__ variable at `image` + `symbol_offset`
+  kSymbolCopy,     // `bytes` from `src` to that variable
+  kLaunch,         // a kernel launch (fields below)
+  kFuncAttribute,  // cudaFuncSetAttribute(kernel at `image`, `value`, `attribute_value`)
+  kUnsupported,    // something the replay cannot do; `note` names it
+};
+
+struct Op {
+  OpType type = OpType::kUnsupported;
+  Ref dst, src;
+  uint64_t bytes = 0;
+  int32_t value = 0;
+  int64_t attribute_value = 0;
+  int64_t image = -1;  // kernel or variable, as an offset in the program image
+  uint64_t symbol_offset = 0;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  uint64_t shared_bytes = 0;
+  std::vector<unsigned char> data;        // kUpload, kSymbolUpload; kLaunch: argument bytes
+  std::vector<uint32_t> param_offsets;    // kLaunch, GPU: where each parameter starts in `data`
+  std::vector<uint32_t> pointer_params;   // kLaunch, CPU backend: pointer parameters' indices
+  std::vector<uint32_t> pointer_offsets;  //   ... and their byte offsets in `data`
+  int64_t runner = -1;                    // kLaunch, CPU backend: image offset of the runner
+  std::vector<Relocation> relocations;    // kLaunch
+  std::string note;                       // kUnsupported
+};
+
+struct Plan {
+  std::vector<Op> ops;
+};
+
+// Limits on what a plan may hold: it comes from the student's process.
+inline constexpr std::size_t kMaxPlanBytes = 256u << 20;
+inline constexpr std::size_t kMaxOps = 100000;
+inline constexpr std::size_t kMaxLaunchArgumentBytes = 32768;  // CUDA's own limit is 32764
+
+// Binary form (CBOR). Decode returns "" and fills `plan`, or says what is wrong with the bytes.
+std::vector<uint8_t> EncodePlan(const Plan& plan);
+std::string DecodePlan(const std::vector<uint8_t>& bytes, Plan& plan);
+
+// File form: one plan per case, <folder>/<case id>.plan.
+std::string PlanFileName(const std::string& case_id);
+bool WritePlanFile(const std::string& path, const Plan& plan);
+// "" and `plan` filled, or why the file cannot be used (missing, too large, malformed).
+std::string ReadPlanFile(const std::string& path, Plan& plan);
+
+}  // namespace labkit::replay

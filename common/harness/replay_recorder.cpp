@@ -1,0 +1,280 @@
+#include "replay_recorder.h"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+
+// The linker's names for the first and one-past-the-last byte of the program image.
+extern "C" const char __executable_start[];
+extern "C" const char _end[];
+
+namespace labkit::replay {
+namespace {
+
+struct Region {
+  uintptr_t begin = 0, end = 0;  // [begin, end) with the slack included
+  uintptr_t base = 0;            // what offsets are measured from
+};
+
+// The process's device memory as the record knows it. Allocations live across captures: a
+// function may keep a buffer from one call to the next; a plan that uses one allocates it afresh
+// (its contents from earlier calls are exactly what the replay must not see).
+struct Recorder {
+  std::mutex mutex;
+  bool open = false;
+  Plan plan;
+  std::map<int32_t, Region> regions;  // live regions by id
+  int32_t next_region = kFirstAllocation;
+  std::set<int32_t> allocated_in_plan;  // regions the current plan has an Alloc for
+  // The bytes last uploaded to each variable (image offset -> bytes at symbol offsets): a plan
+  // starts by writing them, as a function may set its __constant__ data on its first call only.
+  std::map<int64_t, std::map<uint64_t, std::vector<unsigned char>>> symbols;
+};
+
+Recorder& State() {
+  static Recorder* recorder = new Recorder;  // never destroyed: wraps may run during exit
+  return *recorder;
+}
+
+// Region of `address`, and its offset; the caller holds the mutex.
+Ref Locate(Recorder& r, const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  for (const auto& [id, region] : r.regions)
+    if (a >= region.begin && a < region.end)
+      return Ref{id, static_cast<int64_t>(a) - static_cast<int64_t>(region.base)};
+  return Ref{};
+}
+
+// A reference to a region from before this capture needs the region allocated in this plan.
+Ref Use(Recorder& r, const void* address) {
+  const Ref ref = Locate(r, address);
+  if (ref.region >= kFirstAllocation && r.allocated_in_plan.insert(ref.region).second) {
+    const Region& region = r.regions.at(ref.region);
+    Op alloc;
+    alloc.type = OpType::kAlloc;
+    alloc.dst = Ref{ref.region, 0};
+    alloc.bytes = region.end - region.begin;
+    r.plan.ops.push_back(std::move(alloc));
+  }
+  return ref;
+}
+
+void Unsupported(Recorder& r, std::string note) {
+  Op op;
+  op.type = OpType::kUnsupported;
+  op.note = std::move(note);
+  r.plan.ops.push_back(std::move(op));
+}
+
+void StoreSymbolBytes(Recorder& r, int64_t image, uint64_t offset, const Op& upload) {
+  r.symbols[image][offset] = upload.data;
+}
+
+template <class Fn>
+void WhileRecording(Fn&& fn) {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.open) fn(r);
+}
+
+}  // namespace
+
+PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C) {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.plan = Plan{};
+  r.allocated_in_plan.clear();
+  int32_t id = kRegionA;
+  for (const HarnessMatrix* m : {&A, &B, &C}) {
+    const auto base = reinterpret_cast<uintptr_t>(m->data);
+    r.regions[id++] = Region{base - m->slack, base + m->bytes + m->slack, base};
+  }
+  for (const auto& [image, parts] : r.symbols)
+    for (const auto& [offset, bytes] : parts) {
+      Op op;
+      op.type = OpType::kSymbolUpload;
+      op.image = image;
+      op.symbol_offset = offset;
+      op.data = bytes;
+      r.plan.ops.push_back(std::move(op));
+    }
+  r.open = true;
+}
+
+PlanCapture::~PlanCapture() {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.open = false;
+  for (int32_t id : {kRegionA, kRegionB, kRegionC}) r.regions.erase(id);
+}
+
+Plan PlanCapture::take() {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.plan;
+}
+
+bool Recording() {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.open;
+}
+
+void NoteAlloc(const void* ptr, uint64_t bytes) {
+  // Allocations are tracked whether or not a capture is open: a buffer made on an earlier call
+  // (or before the first) may be used by a later one.
+  if (ptr == nullptr) return;
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto base = reinterpret_cast<uintptr_t>(ptr);
+  const int32_t id = r.next_region++;
+  r.regions[id] = Region{base, base + bytes, base};
+  if (!r.open) return;
+  r.allocated_in_plan.insert(id);
+  Op op;
+  op.type = OpType::kAlloc;
+  op.dst = Ref{id, 0};
+  op.bytes = bytes;
+  r.plan.ops.push_back(std::move(op));
+}
+
+void NoteFree(const void* ptr) {
+  Recorder& r = State();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  // By its exact start among the allocations: the harness's own matrices overlap theirs.
+  const auto base = reinterpret_cast<uintptr_t>(ptr);
+  for (auto it = r.regions.lower_bound(kFirstAllocation); it != r.regions.end(); ++it) {
+    if (it->second.base != base) continue;
+    if (r.open && r.allocated_in_plan.count(it->first) > 0) {
+      Op op;
+      op.type = OpType::kFree;
+      op.dst = Ref{it->first, 0};
+      r.plan.ops.push_back(std::move(op));
+    }
+    r.regions.erase(it);
+    return;
+  }
+}
+
+void NoteMemset(const void* dst, int value, uint64_t bytes) {
+  WhileRecording([&](Recorder& r) {
+    Op op;
+    op.type = OpType::kMemset;
+    op.dst = Use(r, dst);
+    if (!op.dst.known()) return Unsupported(r, "cudaMemset of memory the grader does not know");
+    op.value = value;
+    op.bytes = bytes;
+    r.plan.ops.push_back(std::move(op));
+  });
+}
+
+void NoteCopy(void* dst, bool dst_device, const void* src, bool src_device, uint64_t bytes) {
+  WhileRecording([&](Recorder& r) {
+    if (!dst_device) return;  // to the host: no effect on the device
+    Op op;
+    op.dst = Use(r, dst);
+    if (!op.dst.known())
+      return Unsupported(r, "a copy into device memory the grader does not know");
+    op.bytes = bytes;
+    if (src_device) {
+      op.type = OpType::kCopy;
+      op.src = Use(r, src);
+      if (!op.src.known())
+        return Unsupported(r, "a copy from device memory the grader does not know");
+    } else {
+      op.type = OpType::kUpload;  // bytes the host produced: replayed as they were
+      const auto* p = static_cast<const unsigned char*>(src);
+      op.data.assign(p, p + bytes);
+    }
+    r.plan.ops.push_back(std::move(op));
+  });
+}
+
+void NoteSymbolCopy(const void* symbol, uint64_t offset, const void* src, bool src_device,
+                    uint64_t bytes) {
+  WhileRecording([&](Recorder& r) {
+    Op op;
+    op.image = ImageOffset(symbol);
+    if (op.image < 0) return Unsupported(r, "a copy to a variable outside the program");
+    op.symbol_offset = offset;
+    op.bytes = bytes;
+    if (src_device) {
+      op.type = OpType::kSymbolCopy;
+      op.src = Use(r, src);
+      if (!op.src.known())
+        return Unsupported(r, "a copy from device memory the grader does not know");
+    } else {
+      op.type = OpType::kSymbolUpload;
+      const auto* p = static_cast<const unsigned char*>(src);
+      op.data.assign(p, p + bytes);
+      StoreSymbolBytes(r, op.image, offset, op);
+    }
+    r.plan.ops.push_back(std::move(op));
+  });
+}
+
+void NoteLaunch(const LaunchNote& launch) {
+  WhileRecording([&](Recorder& r) {
+    Op op;
+    op.type = OpType::kLaunch;
+    op.image = ImageOffset(launch.kernel);
+    if (op.image < 0) return Unsupported(r, "a launch of a kernel outside the program");
+    if (launch.arguments.size() > kMaxLaunchArgumentBytes)
+      return Unsupported(r, "a launch with more argument bytes than CUDA allows");
+    std::copy(launch.grid, launch.grid + 3, op.grid);
+    std::copy(launch.block, launch.block + 3, op.block);
+    op.shared_bytes = launch.shared_bytes;
+    op.data = launch.arguments;
+    op.param_offsets = launch.param_offsets;
+    op.pointer_params = launch.pointer_params;
+    op.pointer_offsets = launch.pointer_offsets;
+    if (launch.runner != nullptr) op.runner = ImageOffset(launch.runner);
+    // Every aligned pointer-sized word that holds an address the replay must translate.
+    for (uint32_t at = 0; at + sizeof(uintptr_t) <= op.data.size(); at += sizeof(uintptr_t)) {
+      uintptr_t word = 0;
+      std::memcpy(&word, op.data.data() + at, sizeof word);
+      if (word == 0) continue;
+      const void* address = reinterpret_cast<const void*>(word);
+      const Ref device = Use(r, address);
+      if (device.known()) {
+        op.relocations.push_back({at, device, -1});
+      } else if (const int64_t image = ImageOffset(address); image >= 0) {
+        op.relocations.push_back({at, Ref{}, image});
+      }
+    }
+    r.plan.ops.push_back(std::move(op));
+  });
+}
+
+void NoteFuncAttribute(const void* kernel, int attribute, int64_t value) {
+  WhileRecording([&](Recorder& r) {
+    Op op;
+    op.type = OpType::kFuncAttribute;
+    op.image = ImageOffset(kernel);
+    if (op.image < 0) return Unsupported(r, "cudaFuncSetAttribute on a kernel outside the program");
+    op.value = attribute;
+    op.attribute_value = value;
+    r.plan.ops.push_back(std::move(op));
+  });
+}
+
+void NoteUnsupported(const char* call) {
+  WhileRecording([&](Recorder& r) { Unsupported(r, call); });
+}
+
+int64_t ImageOffset(const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const auto begin = reinterpret_cast<uintptr_t>(__executable_start);
+  const auto end = reinterpret_cast<uintptr_t>(_end);
+  return a >= begin && a < end ? static_cast<int64_t>(a - begin) : -1;
+}
+
+const void* ImageAddress(int64_t offset) {
+  const auto begin = reinterpret_cast<uintptr_t>(__executable_start);
+  const auto end = reinterpret_cast<uintptr_t>(_end);
+  if (offset < 0 || static_cast<uintptr_t>(offset) >= end - begin) return nullptr;
+  return reinterpret_cast<const void*>(begin + static_cast<uintptr_t>(offset));
+}
+
+}  // namespace labkit::replay

@@ -1,0 +1,46 @@
+#include "student_image.h"
+
+#include <gtest/gtest.h>
+
+namespace labkit {
+namespace {
+
+const char* kObject =
+    "0000000000000000 000000000000002c T _Z4kernPKfPfi\n"
+    "0000000000000040 0000000000000010 T _Z7host_fnPKfPfi\n"
+    "0000000000000010 0000000000000004 b _ZL4side\n"
+    "0000000000000000 0000000000000018 d _ZL15__fatDeviceText\n"
+    "0000000000000000 n _ZN4dim3C5Ejjj\n";
+
+const char* kProgram =
+    "0000000000400000 T __executable_start\n"
+    "0000000000401000 000000000000002c T _Z4kernPKfPfi\n"
+    "0000000000401040 0000000000000010 T _Z7host_fnPKfPfi\n"
+    "0000000000405010 0000000000000004 b _ZL4side\n"
+    "0000000000405100 0000000000000018 d _ZL15__fatDeviceText\n"
+    "0000000000405200 0000000000000018 d _ZL15__fatDeviceText\n"
+    "0000000000402000 0000000000000020 t _ZN3emu6detail12_GLOBAL__N_17ClosureIJPKfPfiEE3runEPKv\n"
+    "0000000000403000 0000000000000080 T _ZN6labkit13baseline_rowsEPKfS1_Pfiii\n";
+
+TEST(StudentImage, ListsTheStudentsKernelsAndVariablesAsImageOffsets) {
+  const nlohmann::json image = StudentImageFromNm({kObject}, kProgram);
+  EXPECT_EQ(image["kernels"], nlohmann::json::parse("[[4096, 44], [4160, 16]]"));
+  EXPECT_EQ(image["variables"], nlohmann::json::parse("[[20496, 4]]"));
+  EXPECT_EQ(image["runners"], nlohmann::json::parse("[[8192, 32]]"));
+}
+
+TEST(StudentImage, LeavesOutNamesTheProgramHoldsTwiceAndTheKitsOwnCode) {
+  const nlohmann::json image = StudentImageFromNm({kObject}, kProgram);
+  for (const auto& v : image["variables"]) EXPECT_NE(v[0], 0x5100);  // two __fatDeviceText
+  for (const auto& k : image["kernels"]) EXPECT_NE(k[0], 0x3000);    // the kit's baseline
+}
+
+TEST(StudentImage, WithoutTheImageStartNothingIsListed) {
+  const nlohmann::json image =
+      StudentImageFromNm({kObject}, "0000000000401000 000000000000002c T _Z4kernPKfPfi\n");
+  EXPECT_TRUE(image["kernels"].empty());
+  EXPECT_TRUE(image["variables"].empty());
+}
+
+}  // namespace
+}  // namespace labkit
