@@ -156,10 +156,13 @@ class PlanReplay::Impl {
     const void* src = upload ? static_cast<const void*>(op.data.data()) : At(op.src, bytes);
     if (src == nullptr) return "a copy past the end of its buffer";
     const cudaMemcpyKind kind = upload ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
-    void* symbol = const_cast<void*>(ImageAddress(op.image));
+    // `const void*`: the C API's function; with a `void*` the runtime's template would take the
+    // address of this pointer variable as the symbol.
+    const void* symbol = ImageAddress(op.image);
 #ifdef __LABKIT_EMU__
-    LABKIT_CUDA_CHECK(emu::detail::copy_to_symbol(symbol, static_cast<size_t>(variable->size), src,
-                                                  bytes, op.symbol_offset, kind));
+    LABKIT_CUDA_CHECK(emu::detail::copy_to_symbol(const_cast<void*>(symbol),
+                                                  static_cast<size_t>(variable->size), src, bytes,
+                                                  op.symbol_offset, kind));
 #else
     LABKIT_CUDA_CHECK(cudaMemcpyToSymbol(symbol, src, bytes, op.symbol_offset, kind));
 #endif

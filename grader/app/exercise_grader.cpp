@@ -80,7 +80,7 @@ std::string NotRecorded(const HarnessRun& run, const std::string& name, std::str
     status = "grader_error";
     return "the grader could not run your function: " + p.start_error;
   }
-  if (p.Succeeded()) {
+  if (run.record_finished) {
     status = "failed";
     return "in " + name + ", the grader's record of what your function did is missing: something "
            "in the submission removed or replaced the grader's files.";
@@ -99,6 +99,7 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
   }
   const CaseRun& r = run.cases[i];
   const std::string name = CaseName(cases[i]);
+  if (r.status == "not_recorded") return NotRecorded(run, name, status);
   if (!run.process.started) {
     status = "grader_error";  // the kit could not start its own program: not the student's doing
     return "the grader could not start the harness: " + run.process.start_error;
@@ -110,7 +111,6 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     status = run.process.timed_out ? "timeout" : "crashed";
     return "while running " + name + ", " + DescribeDeath(run.process);
   }
-  if (r.status == "not_recorded") return NotRecorded(run, name, status);
   if (r.status == "replay_refused")
     return "in " + name + ", your function asked for " + r.detail +
            ". The grader repeats the device work your function asks for (allocations, copies, "

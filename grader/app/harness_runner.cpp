@@ -44,8 +44,8 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
 }
 
 std::string FindComputeSanitizer() {
-  for (const char* dir : {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer",
-                          "/opt/cuda/bin", "/usr/bin"}) {
+  for (const char* dir :
+       {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer", "/opt/cuda/bin", "/usr/bin"}) {
     const std::string candidate = std::string(dir) + "/compute-sanitizer";
     if (fs::exists(candidate)) return candidate;
   }
@@ -92,10 +92,14 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
       sets.push_back({{"A", stem + ".A.f32"}, {"B", stem + ".B.f32"}});
       outputs.push_back(stem + ".C.f32");
     }
-    request["timing"] = {{"m", t.shape.m},           {"n", t.shape.n},
-                         {"k", t.shape.k},           {"input_sets", sets},
-                         {"outputs", outputs},       {"min_reps", t.reps.min},
-                         {"max_reps", t.reps.max},   {"max_seconds", t.reps.max_seconds},
+    request["timing"] = {{"m", t.shape.m},
+                         {"n", t.shape.n},
+                         {"k", t.shape.k},
+                         {"input_sets", sets},
+                         {"outputs", outputs},
+                         {"min_reps", t.reps.min},
+                         {"max_reps", t.reps.max},
+                         {"max_seconds", t.reps.max_seconds},
                          {"target_spread", t.reps.target_spread}};
   }
   if (!student_image.is_null()) request["student_image"] = student_image;
@@ -117,9 +121,15 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (!options.sanitizer_tool.empty()) {
-    cmd.argv = {FindComputeSanitizer(), "--tool", options.sanitizer_tool,
-                "--log-file", dir + "sanitizer.log", "--print-limit", "10",
-                "--error-exitcode", std::to_string(kEmuFaultExitCode)};
+    cmd.argv = {FindComputeSanitizer(),
+                "--tool",
+                options.sanitizer_tool,
+                "--log-file",
+                dir + "sanitizer.log",
+                "--print-limit",
+                "10",
+                "--error-exitcode",
+                std::to_string(kEmuFaultExitCode)};
     if (options.sanitizer_tool == "racecheck") {
       cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
     }
@@ -184,7 +194,8 @@ std::optional<std::string> ReadPlainFile(const std::string& path, std::size_t li
   if (fd < 0) return std::nullopt;
   struct stat st {};
   std::optional<std::string> text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= limit) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<std::size_t>(st.st_size) <= limit) {
     text.emplace(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t got = 0;
     while (got < text->size()) {
@@ -203,14 +214,19 @@ std::optional<std::string> ReadPlainFile(const std::string& path, std::size_t li
 struct Recording {
   std::string dir;
   ProcessResult process;
+  bool finished = false;  // the record harness reached its end
+  std::size_t plans = 0;  // plan files it left
   std::vector<json> diagnostics;
 };
 
 std::string RecordingKey(const std::string& executable, const HarnessOptions& options,
                          const std::vector<MatrixCase>& cases) {
+  // The program as built: a later grading may rebuild it at the same path.
+  struct stat st {};
+  ::stat(executable.c_str(), &st);
   std::ostringstream key;
-  key << executable << '|' << options.exercise << '|' << options.exact_layout << '|'
-      << options.emu_kernels_json;
+  key << executable << '|' << st.st_ino << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec
+      << '|' << options.exercise << '|' << options.exact_layout << '|' << options.emu_kernels_json;
   for (const MatrixCase& c : cases)
     key << '|' << c.id << ':' << c.exercise << ':' << c.shape.m << 'x' << c.shape.n << 'x'
         << c.shape.k;
@@ -230,7 +246,9 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
   const std::string key = RecordingKey(executable, options, cases);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = done.find(key); it != done.end()) return it->second;
+    // Unless its folder has gone since (a work folder cleaned for the next grading).
+    if (const auto it = done.find(key); it != done.end() && fs::exists(it->second.dir))
+      return it->second;
   }
   Recording recording;
   recording.dir = dir.substr(0, dir.size() - 1) + ".record/";
@@ -246,8 +264,14 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
   }
   recording.process = runner.Run(HarnessCommand(executable, recording.dir, record, "--record"));
   recording.diagnostics = ReadJsonObjectLines(recording.dir + "emu_report.jsonl");
+  for (const json& line : ReadJsonObjectLines(recording.dir + "response.jsonl"))
+    recording.finished = recording.finished || TextField(line, "type") == "done";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(recording.dir, ec))
+    recording.plans += entry.path().extension() == ".plan";
   std::lock_guard<std::mutex> lock(mutex);
-  return done.emplace(key, recording).first->second;
+  done[key] = recording;
+  return recording;
 }
 
 // Hands the recorded plans to the replay's folder (copied by labgrade: the replay process cannot
@@ -285,12 +309,20 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     if (image) student_image = json::parse(*image, nullptr, false);
     if (!student_image.is_object()) {
       for (const MatrixCase& c : cases) run.cases.push_back({c.id});
-      run.harness_error = "the grader's list of the program's kernels (" + executable +
-                          ".image.json) is missing";
+      run.harness_error =
+          "the grader's list of the program's kernels (" + executable + ".image.json) is missing";
       return run;
     }
     recording = Record(runner, executable, dir, options, cases);
     run.record_process = recording->process;
+    run.record_finished = recording->finished;
+    if (recording->plans == 0 && !recording->finished) {
+      // The function never got through a case (it crashed or hung on the first): nothing to
+      // replay, and the replay would only meet the same static initialisers again.
+      for (const MatrixCase& c : cases) run.cases.push_back({c.id, true, "not_recorded"});
+      run.emu_diagnostics = recording->diagnostics;
+      return run;
+    }
     CopyPlans(*recording, dir, cases, options.timing != nullptr);
   }
   if (const Status written = WriteRequest(dir, options, cases, true, student_image); !written) {
@@ -341,8 +373,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   if (run.timing && TextField(*run.timing, "status") == "ok" && options.timing != nullptr) {
     const Shape& s = options.timing->shape;
     for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
-      run.timing_outputs.push_back(ReadOutput(dir, "t" + std::to_string(i) + ".C.f32",
-                                              static_cast<std::size_t>(s.m * s.k)));
+      run.timing_outputs.push_back(
+          ReadOutput(dir, "t" + std::to_string(i) + ".C.f32", static_cast<std::size_t>(s.m * s.k)));
   }
   if (recording) run.emu_diagnostics = recording->diagnostics;
   for (json& line : ReadJsonObjectLines(dir + "emu_report.jsonl"))

@@ -85,6 +85,7 @@ struct CaseRun {
 struct HarnessRun {
   ProcessResult process;
   ProcessResult record_process;  // with HarnessOptions::replay: the run of the function itself
+  bool record_finished = false;  // ... which reached its end
   bool done = false;         // the harness reached its end
   std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
   nlohmann::json device;     // the "device" line

@@ -38,7 +38,9 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
   options.replay = true;  // the speed exercise has a kernel: its device work is what is timed
   options.timeout_seconds = 120 + 4 * timing.reps.max_seconds;
   const HarnessRun run = RunHarness(env.runner, executable, dir, options, {});
-  if (!run.timing) return "the timed run did not finish: " + DescribeDeath(run.process);
+  if (!run.timing)
+    return "the timed run did not finish: " +
+           DescribeDeath(run.process.started ? run.process : run.record_process);
   if (TextField(*run.timing, "status") != "ok")
     return "the timed run failed: " + TextField(*run.timing, "error") + " " +
            TextField(*run.timing, "detail");
