@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -436,15 +437,27 @@ std::vector<SymbolRefusal> RefusedSymbols(const std::vector<ObjectSymbol>& symbo
 }
 
 std::string RefusalMessage(const std::string& file, const std::vector<SymbolRefusal>& refused) {
-  constexpr std::size_t kShown = 5;
-  std::string text;
-  for (std::size_t i = 0; i < refused.size() && i < kShown; ++i) {
-    const SymbolRefusal& r = refused[i];
-    text += (i ? "\n" : "") + file + (r.defined ? " defines " : " uses ") + r.readable +
-            ", which the grader does not allow: " + r.why + ".";
+  // One line per reason, naming the first few symbols of it: a std::ofstream alone brings a
+  // dozen names of one family.
+  constexpr std::size_t kNamesPerLine = 3;
+  std::vector<std::pair<const SymbolRefusal*, std::vector<std::string>>> lines;
+  for (const SymbolRefusal& r : refused) {
+    auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& line) {
+      return line.first->why == r.why && line.first->defined == r.defined;
+    });
+    if (same == lines.end()) same = lines.insert(lines.end(), {&r, {}});
+    same->second.push_back(r.readable);
   }
-  if (refused.size() > kShown)
-    text += "\n(and " + std::to_string(refused.size() - kShown) + " more names like these)";
+  std::string text;
+  for (const auto& [first, names] : lines) {
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < kNamesPerLine; ++i)
+      list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    if (names.size() > kNamesPerLine)
+      list += " (and " + std::to_string(names.size() - kNamesPerLine) + " more of the kind)";
+    text += (text.empty() ? "" : "\n") + file + (first->defined ? " defines " : " uses ") + list +
+            ", which the grader does not allow: " + first->why + ".";
+  }
   return text;
 }
 

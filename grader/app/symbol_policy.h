@@ -50,8 +50,8 @@ std::optional<SymbolRefusal> JudgeSymbol(const ObjectSymbol& symbol, Backend bac
 std::vector<SymbolRefusal> RefusedSymbols(const std::vector<ObjectSymbol>& symbols,
                                           Backend backend);
 
-// For the student: "matmul.cu calls dlsym, which the grader does not allow: ...", one line per
-// symbol (the first few), naming each.
+// For the student: "matmul.cu uses dlopen and dlsym, which the grader does not allow: ...", one
+// line per reason, naming the symbols (the first few of each).
 std::string RefusalMessage(const std::string& file, const std::vector<SymbolRefusal>& refused);
 
 }  // namespace labkit

