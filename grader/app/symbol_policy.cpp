@@ -205,7 +205,10 @@ const Family kAllowed[] = {
      "get_exception_ptr|guard_acquire|guard_release|guard_abort|pure_virtual|deleted_virtual|"
      "atexit|bad_cast|bad_typeid|throw_bad_array_new_length|call_unexpected|"
      "current_exception_type)|__dso_handle|__gxx_personality_v0|_Unwind_Resume|"
-     "_GLOBAL_OFFSET_TABLE_|DW\\.ref\\.__gxx_personality_v0|__gmon_start__|_ITM_.*",
+     "_GLOBAL_OFFSET_TABLE_|DW\\.ref\\.__gxx_personality_v0|__gmon_start__|_ITM_.*|__tls_get_addr|"
+     // libgcc's helpers: __builtin_popcount without -mpopcnt, 128-bit division, complex maths.
+     "__(popcount|parity|clz|ctz|ffs|bswap)[sdt]i2|__(u?div|u?mod|mul)[sdt]i3|__powi[sdtx]f2|"
+     "__(mul|div)[sdtx]c3",
      nullptr},
     // operator new and delete; std::__throw_*, std::terminate; exceptions and type information.
     {"_Z(nw|na|dl|da)[A-Za-z0-9_]*|_ZSt[0-9]+__throw_[a-z_]+.*|_ZSt9terminatev|"

@@ -85,7 +85,8 @@ TEST(SymbolPolicy, WhatTheSolutionsUseIsAllowed) {
                              "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm",
                              "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
                              "_ZNSt6chrono3_V212steady_clock3nowEv",
-                             "__stack_chk_fail"})
+                             "__stack_chk_fail",
+                             "__popcountdi2"})
       EXPECT_EQ(WhyRefused(name, 'U', backend), "") << name << " on " << ToString(backend);
 }
 
