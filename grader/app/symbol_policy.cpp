@@ -69,6 +69,8 @@ constexpr const char* kLibraryGemm =
 constexpr const char* kKitInternals =
     "it belongs to the grader's harness or to the CPU backend's internals, which a submission may "
     "not call";
+constexpr const char* kRaceAnnotations =
+    "it changes what ThreadSanitizer reports about your kernels' races";
 constexpr const char* kOtherCuda =
     "the grader allows only the CUDA runtime calls the labs need (memory, copies, streams, "
     "events, errors, device and kernel attributes, occupancy), and this is not one of them";
@@ -257,6 +259,11 @@ const Family kCpuAllowed[] = {
      "_ZN3emu6detail16block_generationE|_ZN3emu6detail17dynamic_smem_baseE|"
      "threadIdx|blockIdx|blockDim|gridDim|_Z7clock64v",
      nullptr},
+    // What -fsanitize=thread adds to every access and function (labgrade check --tsan).
+    {"__tsan_(init|func_entry|func_exit|(unaligned_|volatile_)?(read|write)(1|2|4|8|16)(_pc)?|"
+     "(read|write)_range(_pc)?|vptr_update|vptr_read|atomic(8|16|32|64|128)_[a-z_]+|"
+     "atomic_thread_fence|atomic_signal_fence|mem(cpy|set|move))",
+     nullptr},
     {kCudaRuntime, nullptr},
 };
 
@@ -264,6 +271,8 @@ const Family kCpuAllowed[] = {
 const Family kCpuRefused[] = {
     {"_Z(N|NK|TV|TI|TS|ZN|GVZN)?3emu.*", kKitInternals},
     {"atexit", kExitHooks},
+    // ThreadSanitizer's annotations (ignore, acquire/release, fibers): emu's to make.
+    {"__tsan_.*|AnnotateHappens.*|AnnotateIgnore.*", kRaceAnnotations},
 };
 
 // Names a submission may not define: everything that is CUDA's, the kit's, the CPU backend's or

@@ -55,7 +55,10 @@ TEST(SymbolPolicy, WhatTheSolutionsUseIsAllowed) {
         "_ZN3emu6detail24max_potential_block_sizeEPiS1_PKvPFmS3_iES3_i", "threadIdx", "blockIdx",
         "blockDim", "_GLOBAL_OFFSET_TABLE_", LABKIT_EMU_MEMCPY,
         "_Z23cudaGetDevicePropertiesP14cudaDevicePropi",
-        "_Z21cudaFuncGetAttributesP18cudaFuncAttributesPKv"})
+        "_Z21cudaFuncGetAttributesP18cudaFuncAttributesPKv",
+        // -fsanitize=thread (labgrade check --tsan)
+        "__tsan_init", "__tsan_func_entry", "__tsan_read4", "__tsan_write_range",
+        "__tsan_atomic32_fetch_add"})
     EXPECT_EQ(WhyRefused(name, 'U', Backend::kCpu), "") << name;
   // Both: printing, maths, strings, containers, exceptions, static destructors.
   for (Backend backend : {Backend::kGpu, Backend::kCpu})
@@ -153,6 +156,8 @@ TEST(SymbolPolicy, EachRefusedFamilySaysWhy) {
       {"_ZN6labkit9LaunchLog5ClearEv", Backend::kCpu, "grader's harness"},
       {"_ZN3emu6detail14mutable_configEv", Backend::kCpu, "grader's harness"},
       {"_ZN3emu6detail12clear_errorsEv", Backend::kCpu, "grader's harness"},
+      {"__tsan_ignore_thread_begin", Backend::kCpu, "ThreadSanitizer reports"},
+      {"__tsan_acquire", Backend::kCpu, "ThreadSanitizer reports"},
       {"socket", Backend::kCpu, "C and C++ library functions the labs need"},
       {"usleep", Backend::kGpu, "C and C++ library functions the labs need"},
   };
