@@ -24,6 +24,9 @@ struct GradeRequest {
   std::function<void(const std::string&)> progress;
   // CPU backend: also build under ThreadSanitizer and name the lines of any race (--tsan).
   bool thread_sanitizer = false;
+  // Tests only: build without the symbol allow-list (symbol_policy.h), so that a hostile case can
+  // test the sandbox behind it, as code that reaches a system call without naming it would.
+  bool check_symbols = true;
   // A batch measures the reference solution's speed once for all submissions; null: per call.
   class ReferenceTimingCache* reference_cache = nullptr;
 };

@@ -3,12 +3,10 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <iterator>
-#include <regex>
-#include <sstream>
 
 #include "link_wraps.h"
 #include "student_image.h"
+#include "symbol_policy.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -32,26 +30,6 @@ std::string CappedOutput(const ProcessResult& r) {
 }
 
 }  // namespace
-
-bool IsForbiddenDefinition(const std::string& symbol) {
-  // Defining one of these would replace the kit's or CUDA's own code inside the harness: a
-  // redefined cudaEventElapsedTime could report any time it liked.
-  // __wrap_*: the harness's link-time wrappers (link_wraps.h), which note launches and copies.
-  static const std::regex forbidden(
-      "^(main|cuda[A-Za-z0-9_]*|cu[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|_ZN6labkit.*|_ZN3emu.*|"
-      "nvtx[A-Za-z0-9_]*|cublas.*|_Z[0-9]+cuda.*|__wrap_.*|__real_.*)$");
-  return std::regex_match(symbol, forbidden);
-}
-
-bool IsForbiddenReference(const std::string& symbol) {
-  // With --wrap=X the linker sends __real_X to the runtime's own X: a call by that name would
-  // slip past the harness's wrapper of X. Looking functions up at run time (dlsym, the driver
-  // API's entry points) would too; no lab needs either.
-  static const std::regex forbidden(
-      "^(__real_.*|dlsym|dlvsym|dlopen|dlmopen|cudaGetDriverEntryPoint.*|cuGetProcAddress.*)"
-      "(@.*)?$");
-  return std::regex_match(symbol, forbidden);
-}
 
 namespace {
 
@@ -133,25 +111,14 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
   return cmd;
 }
 
-std::string SubmissionBuilder::CheckSymbols(const std::string& object) const {
+std::vector<SymbolRefusal> SubmissionBuilder::CheckSymbols(const std::string& object,
+                                                           Backend backend) const {
   Command nm;
   nm.argv = {"nm", "-g", object};
   nm.timeout_seconds = 30;
   const ProcessResult r = runner_.Run(nm);
-  if (!r.Succeeded()) return "";  // no nm: nothing to check with (the link still catches clashes)
-  std::istringstream lines(r.output);
-  std::string line, found;
-  while (std::getline(lines, line)) {
-    // "ADDRESS TYPE NAME" for a definition, "U NAME" (no address) for a reference.
-    std::istringstream fields(line);
-    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
-    if (f.size() < 2) continue;
-    const std::string& symbol = f.back();
-    const bool defined = f.size() >= 3 && f[f.size() - 2] != "U";
-    if (defined ? IsForbiddenDefinition(symbol) : IsForbiddenReference(symbol))
-      found += (found.empty() ? "" : ", ") + symbol;
-  }
-  return found;
+  if (!r.Succeeded()) return {};  // no nm: nothing to check with (the link still catches clashes)
+  return RefusedSymbols(ParseNmListing(r.output), backend);
 }
 
 BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::string& work_dir,
@@ -189,13 +156,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       return failed;
     }
     compiler_output += r.output;
-    const std::string forbidden = CheckSymbols(object);
-    if (!forbidden.empty())
-      return Failure("forbidden_symbol",
-                     file + " defines or calls " + forbidden +
-                         ", which belong to CUDA or to the kit. Rename your function; a "
-                         "submission may not replace the runtime or the harness, nor go around "
-                         "it.");
+    // symbol_policy.h: only the library calls the labs need, and no library's names defined.
+    const std::vector<SymbolRefusal> refused =
+        check_symbols_ ? CheckSymbols(object, backend) : std::vector<SymbolRefusal>{};
+    if (!refused.empty()) return Failure("forbidden_symbol", RefusalMessage(file, refused));
     objects.push_back(object);
   }
 

@@ -1,5 +1,5 @@
 // Building a submission: the student's files compiled for one backend and flavour, checked for
-// symbols it must not define, and linked with the lab's prebuilt harness.
+// symbols it may not use or define (symbol_policy.h), and linked with the lab's prebuilt harness.
 #pragma once
 
 #include <string>
@@ -9,6 +9,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "process.h"
+#include "symbol_policy.h"
 
 namespace labkit {
 
@@ -33,6 +34,9 @@ class SubmissionBuilder {
   BuildOutcome Build(const std::string& src_dir, const std::string& work_dir, Backend backend,
                      Flavour flavour);
 
+  // Off: no symbol check (tests of the sandbox behind it only; GradeRequest::check_symbols).
+  void set_check_symbols(bool on) { check_symbols_ = on; }
+
   // `nvcc -Xptxas -v` over the student's files for the modelled GPU; the raw ptxas text, or
   // empty with `error` set when nvcc is missing or the file does not compile.
   std::string ResourceReportText(const std::string& src_dir, std::string& error);
@@ -42,18 +46,13 @@ class SubmissionBuilder {
                                           Backend backend, Flavour flavour) const;
   std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
                                        const std::string& executable, Backend backend) const;
-  std::string CheckSymbols(const std::string& object) const;
+  std::vector<SymbolRefusal> CheckSymbols(const std::string& object, Backend backend) const;
   std::string GpuArchFlag() const;
 
   ProcessRunner& runner_;
   const Manifest& manifest_;
   const LabSpec& spec_;
+  bool check_symbols_ = true;
 };
-
-// Global symbols a submission may not define: the CUDA runtime's, the kit's, main, the harness's
-// link-time wrappers.
-bool IsForbiddenDefinition(const std::string& symbol);
-// Symbols a submission may not refer to: __real_X, which reaches X past the harness's wrapper.
-bool IsForbiddenReference(const std::string& symbol);
 
 }  // namespace labkit

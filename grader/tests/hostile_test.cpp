@@ -12,7 +12,18 @@
 // memory_limit_mib (the sandbox's memory limit for this case, lowered like the time limits so that
 // a memory hog reaches it within them; the case skips where no memory limit can be enforced),
 // needs_namespaces (the case needs bubblewrap's private view of the files, and skips where the
-// sandbox has none: labgrade says so in its warning).
+// sandbox has none: labgrade says so in its warning), absent_after (paths, outside the sandbox,
+// that must not exist once the case is graded: where a link the submission left would have made
+// labgrade write), symbol_check (false: built without the symbol allow-list, for a case that tests
+// the sandbox or the report reader behind it; code that makes system calls without naming a
+// library function gets that far).
+//
+// The same runner grades a second corpus, the red team's (redteam/<lab>/<case>/, built as
+// redteam_test): LABKIT_HOSTILE_DIR names the corpus, LABKIT_SHARED_DIR the folder of the shared
+// correct kernels (hostile/common), and LABKIT_PENDING_LIST, where set, a file of cases
+// ("name: the protection it waits for", or "name@cpu: ..." for one backend, one a line) that are
+// skipped, saying what they wait for, until that protection lands (LABKIT_RUN_PENDING=1 in the
+// environment runs them anyway).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -21,10 +32,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "backend.h"
@@ -54,10 +67,12 @@ struct Expectation {
 
 struct HostileCase {
   std::string lab, name, dir, backend = "any", leftover_process;
+  std::vector<std::string> absent_after;
   Expectation expect, cpu, gpu;
   double max_seconds = 0;
   bool isolate = false;
   bool needs_namespaces = false;
+  bool symbol_check = true;
   long long memory_limit_mib = 0;  // 0: the sandbox's own
 
   const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
@@ -80,6 +95,21 @@ Expectation Override(const Expectation& base, const YAML::Node& node) {
   if (node["message"]) e.message = Strings(node["message"]);
   if (node["known_failure"]) e.known_failure = node["known_failure"].as<std::string>();
   return e;
+}
+
+// The pending list: case name -> the protection it waits for.
+std::map<std::string, std::string> PendingCases() {
+  std::map<std::string, std::string> pending;
+#ifdef LABKIT_PENDING_LIST
+  std::ifstream in(LABKIT_PENDING_LIST);
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
+    const auto start = line.find_first_not_of(' ', colon + 1);
+    pending[line.substr(0, colon)] = start == std::string::npos ? "" : line.substr(start);
+  }
+#endif
+  return pending;
 }
 
 std::vector<HostileCase> LoadCases() {
@@ -106,6 +136,8 @@ std::vector<HostileCase> LoadCases() {
       if (n["isolate"]) c.isolate = n["isolate"].as<bool>();
       if (n["needs_namespaces"]) c.needs_namespaces = n["needs_namespaces"].as<bool>();
       if (n["memory_limit_mib"]) c.memory_limit_mib = n["memory_limit_mib"].as<long long>();
+      c.absent_after = Strings(n["absent_after"]);
+      if (n["symbol_check"]) c.symbol_check = n["symbol_check"].as<bool>();
       cases.push_back(c);
     }
   }
@@ -192,8 +224,8 @@ void CopySubmission(const fs::path& case_dir, const fs::path& dest) {
     if (at == std::string::npos) continue;
     text.replace(at, kShared.size(), "correct_kernels.cuh");
     std::ofstream(entry.path(), std::ios::binary) << text;
-    fs::copy_file(fs::path(LABKIT_HOSTILE_DIR) / "common" / "correct_kernels.cuh",
-                  dest / "correct_kernels.cuh", fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(LABKIT_SHARED_DIR) / "correct_kernels.cuh", dest / "correct_kernels.cuh",
+                  fs::copy_options::overwrite_existing);
   }
 }
 
@@ -229,6 +261,7 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
     request.backend = BackendUnderTest();
     request.seed = 20261122;
     request.work_dir = CaseWorkDir(c);
+    request.check_symbols = c.symbol_check;
     fs::remove_all(request.work_dir);
     auto grade_to_text = [&](std::string& text) {
       // The sandbox labgrade itself uses: these cases test the grader as a student meets it.
@@ -291,8 +324,16 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
     GTEST_SKIP() << c.name << " needs the sandbox's private view of the files (bubblewrap), "
                  << "and there is none here:\n"
                  << probe.Warning();
+  static const std::map<std::string, std::string> pending = PendingCases();
+  auto waits = pending.find(c.name + "@" + ToString(BackendUnderTest()));
+  if (waits == pending.end()) waits = pending.find(c.name);
+  const char* run_pending = std::getenv("LABKIT_RUN_PENDING");
+  if (waits != pending.end() && !(run_pending && std::string(run_pending) == "1"))
+    GTEST_SKIP() << c.name << " is pending: it needs " << waits->second
+                 << " (listed in PENDING.txt; LABKIT_RUN_PENDING=1 runs it)";
   const Expectation& want = c.Expected();
   std::vector<std::string> problems;
+  for (const std::string& path : c.absent_after) fs::remove(path);
   const auto started = std::chrono::steady_clock::now();
   const nlohmann::json result = Grade(c, problems);
   const double seconds =
@@ -307,6 +348,12 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
     for (const std::string& m : want.message)
       if (s.message.find(m) == std::string::npos)
         problems.push_back("expected '" + m + "' in the message:\n" + s.message);
+  }
+  for (const std::string& path : c.absent_after) {
+    std::error_code ec;
+    if (fs::symlink_status(path, ec).type() == fs::file_type::not_found) continue;
+    problems.push_back("labgrade wrote " + path + ", through a link the submission left");
+    fs::remove(path, ec);
   }
   if (c.max_seconds > 0 && seconds > c.max_seconds)
     problems.push_back("grading took " + std::to_string(int(seconds)) + " s, more than " +
