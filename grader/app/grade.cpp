@@ -164,6 +164,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   if (datasets) env.datasets = std::move(*datasets);
 
   SubmissionBuilder builder(runner, manifest, spec);
+  env.builder = &builder;
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
     const BuildOutcome* first = flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
     if (first != nullptr && first->timed_out) {

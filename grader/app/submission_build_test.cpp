@@ -12,6 +12,8 @@ TEST(SubmissionBuild, RuntimeAndKitSymbolsMayNotBeDefined) {
   EXPECT_TRUE(IsForbiddenDefinition("cublasSgemm_v2"));
   EXPECT_TRUE(IsForbiddenDefinition("_ZN6labkit12baseline_rowsEPKfS1_Pfiii"));
   EXPECT_TRUE(IsForbiddenDefinition("cuLaunchKernel"));
+  // The counting build's access hooks, which the emulator defines.
+  EXPECT_TRUE(IsForbiddenDefinition("__asan_load4_noabort"));
 }
 
 TEST(SubmissionBuild, StudentSymbolsAreAllowed) {
