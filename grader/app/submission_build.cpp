@@ -101,11 +101,13 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
   // Kernel AddressSanitizer's instrumentation with out-of-line calls and nothing else (no stack
   // or global redzones): every load and store calls __asan_{load,store}*_noabort, which the
   // emulator defines and counts with (emu/runtime/src/access_hooks.cpp). -O2 as in the default
-  // build, so that what stays in registers there is not counted here either.
+  // build, so that what stays in registers there is not counted here either. No
+  // __SANITIZE_ADDRESS__, so that code cannot tell this build from the default one.
   if (flavour == Flavour::kCounting)
     cmd.insert(cmd.end(), {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
                            "--param=asan-instrumentation-with-call-threshold=0",
-                           "--param=asan-stack=0", "--param=asan-globals=0"});
+                           "--param=asan-stack=0", "--param=asan-globals=0",
+                           "-U__SANITIZE_ADDRESS__"});
   return cmd;
 }
 
