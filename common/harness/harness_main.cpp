@@ -53,11 +53,13 @@ json outcome_json(const labkit::CaseOutcome& o) {
   if (!o.error.empty()) j["error"] = o.error;
   if (!o.detail.empty()) j["detail"] = o.detail;
   json launches = json::array();
-  for (const labkit::LaunchRecord& l : o.launches)
+  for (const labkit::LaunchRecord& l : o.launches) {
     launches.push_back({{"kernel", l.kernel},
                         {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
                         {"block", {l.block[0], l.block[1], l.block[2]}},
                         {"dynamic_shared_bytes", l.dynamic_shared_bytes}});
+    for (const auto& [name, count] : l.accesses) launches.back()["accesses"][name] = count;
+  }
   j["launches"] = launches;
   json transfers = json::array();
   for (const labkit::TransferRecord& t : o.transfers)

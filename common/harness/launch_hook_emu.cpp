@@ -3,6 +3,7 @@
 // wrapper sees each launch, notes it, and hands it on unchanged.
 #include <dlfcn.h>
 
+#include "labkit_emu/access_counts.h"
 #include "labkit_emu/launch.h"
 #include <cstring>
 
@@ -61,10 +62,25 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   record.block[0] = request.block.x, record.block[1] = request.block.y,
   record.block[2] = request.block.z;
   record.dynamic_shared_bytes = request.dynamic_smem;
-  labkit::RecordLaunch(record);
   // A record run only notes the launch: its kernels run in the replay, on the real inputs.
-  if (labkit::replay::Recording()) return NotePlannedLaunch(request);
+  if (labkit::replay::Recording()) {
+    labkit::RecordLaunch(record);
+    return NotePlannedLaunch(request);
+  }
   labkit_real_launch(request);
+  // Noted after the launch, which is synchronous here, so that its access counts come along.
+  if (const emu::AccessCounts* c = emu::detail::last_launch_access_counts()) {
+    record.accesses = {{"global_loads", c->global_loads},
+                       {"global_load_bytes", c->global_load_bytes},
+                       {"global_stores", c->global_stores},
+                       {"global_store_bytes", c->global_store_bytes},
+                       {"shared_loads", c->shared_loads},
+                       {"shared_load_bytes", c->shared_load_bytes},
+                       {"shared_stores", c->shared_stores},
+                       {"shared_store_bytes", c->shared_store_bytes},
+                       {"barriers", c->barriers}};
+  }
+  labkit::RecordLaunch(record);
 }
 
 namespace labkit {

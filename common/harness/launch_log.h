@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace labkit {
@@ -17,6 +18,10 @@ struct LaunchRecord {
   unsigned grid[3] = {0, 0, 0};
   unsigned block[3] = {0, 0, 0};
   unsigned long long dynamic_shared_bytes = 0;
+  // CPU backend, in a counting run (LABKIT_EMU_COUNT_ACCESSES): what the launch's threads did to
+  // memory, as name and count ("global_load_bytes", ...; emu's labkit_emu/access_counts.h).
+  // Empty otherwise.
+  std::vector<std::pair<const char*, unsigned long long>> accesses;
 };
 
 // Records launches while alive (one at a time); nested or concurrent captures are not needed.

@@ -20,6 +20,8 @@ const char* ToString(Flavour flavour) {
       return "nofma";
     case Flavour::kThreadSanitizer:
       return "tsan";
+    case Flavour::kCounting:
+      return "counting";
   }
   return "?";
 }

@@ -12,8 +12,10 @@ enum class BackendChoice { kAuto, kGpu, kCpu };
 // The two builds every submission gets: the compiler's defaults, and one with fused multiply-add
 // turned off (-fmad=false on nvcc, -ffp-contract=off on g++), which makes the result of an
 // ascending-index dot product exact to the bit. A third on request (--tsan), CPU backend only:
-// under ThreadSanitizer, which names the two lines of a race between threads of a block.
-enum class Flavour { kDefault, kNoFma, kThreadSanitizer };
+// under ThreadSanitizer, which names the two lines of a race between threads of a block. A fourth
+// when a technique check measures behaviour (lab.yaml `technique.measured`), CPU backend only:
+// every load and store calls the emulator, which counts them (emu's labkit_emu/access_counts.h).
+enum class Flavour { kDefault, kNoFma, kThreadSanitizer, kCounting };
 
 const char* ToString(Backend backend);
 const char* ToString(Flavour flavour);

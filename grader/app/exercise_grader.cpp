@@ -11,6 +11,7 @@
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
+#include "measured_technique.h"
 #include "query_grader.h"
 #include "transfer_check.h"
 #include "tsan_report.h"
@@ -400,9 +401,65 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
   return "";
 }
 
+// The counting build, built on first need: most submissions that reach the technique check need
+// it, the others (wrong results, another lab) are spared a compile.
+const BuildOutcome& CountingBuild(GradeEnv& env) {
+  auto it = env.builds.find(Flavour::kCounting);
+  if (it != env.builds.end()) return it->second;
+  BuildOutcome build;
+  if (env.builder == nullptr) {
+    build.stage = "toolchain";
+    build.message = "the grader was started without a way to build the counting flavour";
+  } else {
+    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
+                               Flavour::kCounting);
+  }
+  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
+}
+
+// CPU backend, `technique.measured`: one case of the rule's shape on the counting build, where
+// the emulator counts every load, store and barrier of the launched kernels; "" when the counts
+// satisfy the rule. The case's values are checked too, so the counted run is the real product.
+std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                            const std::string& dir) {
+  const MeasuredTechnique& rule = *ex.technique->measured;
+  const BuildOutcome& build = CountingBuild(env);
+  if (!build.ok)
+    return "the build in which the grader counts memory accesses failed: " + build.message;
+  MatrixCase c;
+  c.id = ex.id + "_counted";
+  c.shape = rule.shape;
+  ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
+  c.A = std::move(in.a);
+  c.B = std::move(in.b);
+  const std::vector<MatrixCase> cases = {c};
+  HarnessOptions options;
+  options.exercise = run_id;
+  options.exact_layout = true;
+  options.emu_kernels_json = env.kernels_json;
+  options.count_accesses = true;
+  options.replay = true;  // the counts are of the replayed kernels, on the real inputs
+  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
+  std::string status;
+  bool values_wrong = false;
+  const std::string failure = FirstFailure(env, run, cases, env.spec.tolerance.model,
+                                           Flavour::kDefault, build.executable, status, values_wrong);
+  if (!failure.empty())
+    return "in the build in which the grader counts memory accesses: " + failure;
+  return CheckMeasuredTechnique(rule, run.cases.front().launches);
+}
+
+// Whether `t` names anything read from ptxas's report of what a kernel declares.
+bool ChecksDeclarations(const Technique& t) {
+  return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
+         t.max_registers || t.max_local_bytes;
+}
+
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.
-std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                             const std::string& dir, const HarnessRun& run,
                              std::vector<std::string>& notes) {
   if (ex.kernel.empty()) return "";  // a host-side exercise
   const std::string host_work = HostTransferFailure(ex.function, run.cases);
@@ -432,13 +489,23 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const HarnessRun
              "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
     }
   }
+  // On the CPU backend what the kernels did replaces what they declare (shared memory, a
+  // barrier); the GPU backend has no emulator to count with and keeps reading ptxas's report.
+  Technique declared = *ex.technique;
+  if (env.backend == Backend::kCpu && ex.technique->measured) {
+    const std::string measured = MeasuredFailure(env, ex, run_id, dir);
+    if (!measured.empty()) return "not with the technique this exercise teaches: " + measured;
+    declared.min_static_shared_bytes.reset();
+    declared.uses_barrier.reset();
+  }
+  if (!ChecksDeclarations(declared)) return "";
   if (!env.resources) {
     notes.push_back("technique not checked: " + env.resources_error);
     return "";
   }
   std::string first_failure;
   for (const std::string& kernel : launched) {
-    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), *ex.technique);
+    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
     if (failure.empty()) return "";
     if (first_failure.empty()) first_failure = failure;
   }
@@ -648,7 +715,8 @@ void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   for (MatmulRun* r : StillOpen(runs)) {
     ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
     verdict.notes = r->notes;
-    const std::string technique = TechniqueFailure(env, *r->ex, r->forward, verdict.notes);
+    const std::string technique =
+        TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, verdict.notes);
     r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
   }
 }

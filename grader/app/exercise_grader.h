@@ -45,6 +45,9 @@ struct GradeEnv {
   bool thread_sanitizer = false;
   // The harness's "device" line, from the first run that passed (saves a process to ask for it).
   nlohmann::json device_line;
+  // Builds the flavours made only when a check needs them (Flavour::kCounting); may be null, and
+  // then those checks fail with a note of why.
+  SubmissionBuilder* builder = nullptr;
 };
 
 struct ExerciseVerdict {

@@ -165,6 +165,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   SubmissionBuilder builder(runner, manifest, spec);
   builder.set_check_symbols(request.check_symbols);
+  env.builder = &builder;
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
     const BuildOutcome* first = flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
     if (first != nullptr && first->timed_out) {

@@ -140,6 +140,7 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
   if (options.device_memory_bytes > 0)
     cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(options.device_memory_bytes);
+  if (options.count_accesses) cmd.env["LABKIT_EMU_COUNT_ACCESSES"] = "1";
   if (options.thread_sanitizer) {
     // One OS thread: blocks run one after another, so every report is between threads of a block.
     cmd.env["LABKIT_EMU_THREADS"] = "1";
@@ -170,6 +171,15 @@ LaunchInfo ParseLaunch(const json& l) {
   dims("block", info.block);
   const double shared = NumberField(l, "dynamic_shared_bytes");
   if (!std::isnan(shared)) info.dynamic_shared_bytes = static_cast<long long>(shared);
+  const auto counts = l.find("accesses");
+  if (counts != l.end() && counts->is_object()) {
+    MemoryAccesses& a = info.accesses.emplace();
+    a.global_load_bytes = IntegerField(*counts, "global_load_bytes", 0);
+    a.global_store_bytes = IntegerField(*counts, "global_store_bytes", 0);
+    a.shared_loads = IntegerField(*counts, "shared_loads", 0);
+    a.shared_stores = IntegerField(*counts, "shared_stores", 0);
+    a.barriers = IntegerField(*counts, "barriers", 0);
+  }
   return info;
 }
 

@@ -39,6 +39,8 @@ struct HarnessOptions {
   std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
   std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
   bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
+  // CPU backend, with a counting build: each launch reports its memory accesses (LaunchInfo).
+  bool count_accesses = false;
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
@@ -53,11 +55,22 @@ struct HarnessOptions {
   long long device_memory_bytes = kHarnessDeviceMemoryBytes;
 };
 
+// What a launch's threads did to memory, counted by the CPU backend in a counting run (emu's
+// labkit_emu/access_counts.h); a count missing or of the wrong type reads as 0.
+struct MemoryAccesses {
+  long long global_load_bytes = 0;
+  long long global_store_bytes = 0;
+  long long shared_loads = 0;
+  long long shared_stores = 0;
+  long long barriers = 0;  // __syncthreads() passed, once per block and barrier
+};
+
 struct LaunchInfo {
   std::string kernel;  // mangled
   long long grid[3] = {0, 0, 0};
   long long block[3] = {0, 0, 0};
   long long dynamic_shared_bytes = 0;
+  std::optional<MemoryAccesses> accesses;  // only in a counting run
 };
 
 // A copy the student's code made, or host-visible memory it set up (common/harness/transfer_log.h).

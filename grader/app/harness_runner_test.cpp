@@ -104,6 +104,37 @@ TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
   EXPECT_TRUE(run.cases[1].transfers.empty());
 }
 
+// A counting run (CPU backend) asks the emulator for counts and reads them from each launch; a
+// count of the wrong type reads as 0, a launch without counts has none.
+TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
+  const HarnessRun run = RunOnTwoCases(
+      R"({"type": "case", "id": "c0", "status": "ok", "launches": [{"kernel": "k", "accesses": )"
+      R"({"global_load_bytes": 32768, "global_store_bytes": 16384, "shared_loads": 9, )"
+      R"("shared_stores": 8, "barriers": "many"}}, {"kernel": "j"}]})"
+      "\n");
+  ASSERT_EQ(run.cases[0].launches.size(), 2u);
+  const std::optional<MemoryAccesses>& a = run.cases[0].launches[0].accesses;
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->global_load_bytes, 32768);
+  EXPECT_EQ(a->global_store_bytes, 16384);
+  EXPECT_EQ(a->shared_loads, 9);
+  EXPECT_EQ(a->shared_stores, 8);
+  EXPECT_EQ(a->barriers, 0);
+  EXPECT_FALSE(run.cases[0].launches[1].accesses.has_value());
+
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_counting_" + std::to_string(getpid()));
+  ScriptedHarness harness(R"({"type": "done"})" "\n");
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  RunHarness(harness, "harness", dir, options, {});
+  EXPECT_EQ(harness.last.env.count("LABKIT_EMU_COUNT_ACCESSES"), 0u);
+  options.count_accesses = true;
+  RunHarness(harness, "harness", dir, options, {});
+  EXPECT_EQ(harness.last.env.at("LABKIT_EMU_COUNT_ACCESSES"), "1");
+  std::filesystem::remove_all(dir);
+}
+
 // Every harness run carries the device-memory budget (common/harness/device_memory_budget.h).
 TEST(HarnessRunner, GivesTheHarnessItsDeviceMemoryBudget) {
   const std::string dir = std::filesystem::temp_directory_path() /

@@ -39,11 +39,27 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
   return std::nullopt;
 }
 
+std::optional<MeasuredTechnique> ReadMeasured(Checker& c, const YAML::Node& n,
+                                              const std::string& path) {
+  MapView m(c, n, path, {"shape", "max_global_loads_vs_rows", "reads_shared", "executes_barrier"});
+  if (!m.valid()) return std::nullopt;
+  MeasuredTechnique t;
+  m.Required("shape", ReadShape, t.shape);
+  m.Optional("max_global_loads_vs_rows", NumberAbove(0), t.max_global_loads_vs_rows);
+  m.Optional("reads_shared", ReadBool, t.reads_shared);
+  m.Optional("executes_barrier", ReadBool, t.executes_barrier);
+  if (!m.Get("max_global_loads_vs_rows") && !m.Get("reads_shared") && !m.Get("executes_barrier"))
+    c.Fail(n, path,
+           "names nothing to check: give max_global_loads_vs_rows, reads_shared or "
+           "executes_barrier");
+  return t;
+}
+
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
   MapView m(c, n, path,
             {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
              "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block",
-             "reads_constant"});
+             "reads_constant", "measured"});
   if (!m.valid()) return std::nullopt;
   Technique t;
   m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);
@@ -54,6 +70,7 @@ std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const st
   m.Optional("dynamic_shared_bytes_per_thread", IntAtLeast(0), t.dynamic_shared_bytes_per_thread);
   m.Optional("single_block", ReadBool, t.single_block);
   m.Optional("reads_constant", ReadBool, t.reads_constant);
+  m.Optional("measured", ReadMeasured, t.measured);
   if (t.min_static_shared_bytes && t.max_static_shared_bytes &&
       *t.min_static_shared_bytes > *t.max_static_shared_bytes)
     c.Fail(*m.Get("max_static_shared_bytes"), m.Path("max_static_shared_bytes"),

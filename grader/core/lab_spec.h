@@ -23,6 +23,18 @@ struct Shape {
   bool operator!=(const Shape& o) const { return !(*this == o); }
 };
 
+// Checks on what the kernels the exercise's function launched did, summed over all of them: the
+// CPU backend counts every load, store and barrier in one run of `shape` on a counting build of
+// the submission (Flavour::kCounting). Every check is optional; at least one is given.
+struct MeasuredTechnique {
+  Shape shape;
+  // Bytes loaded from global memory / 4 per element of C, at most this fraction of the 2n floats
+  // the one-thread-per-element kernel loads.
+  std::optional<double> max_global_loads_vs_rows;
+  std::optional<bool> reads_shared;      // true: shared memory is read; false: never
+  std::optional<bool> executes_barrier;  // true: some __syncthreads() is passed; false: none
+};
+
 // Checks made on the ptxas resource report of the exercise's kernel (see resource_report.h).
 // Every field is optional: an absent one is not checked.
 struct Technique {
@@ -38,6 +50,9 @@ struct Technique {
   std::optional<bool> single_block;
   // The kernel reads a __constant__ variable (an ld.const in its PTX).
   std::optional<bool> reads_constant;
+  // On the CPU backend these take the place of min_static_shared_bytes and uses_barrier, which
+  // only say what a kernel declares (they stay the GPU backend's check).
+  std::optional<MeasuredTechnique> measured;
 };
 
 // What the harness does with an exercise: multiply matrices (`matmul`) or ask the student's code

@@ -271,6 +271,26 @@ TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
             "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
 }
 
+TEST(LabSpec, MeasuredTechnique) {
+  Result<LabSpec> r = ParseLabSpec(Edit(
+      "uses_barrier: true}",
+      "uses_barrier: true, measured: {shape: [64, 64, 64], max_global_loads_vs_rows: 0.5, "
+      "reads_shared: true, executes_barrier: true}}"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const MeasuredTechnique& m = *r->exercises[1].technique->measured;
+  EXPECT_EQ(m.shape, (Shape{64, 64, 64}));
+  EXPECT_EQ(m.max_global_loads_vs_rows, 0.5);
+  EXPECT_EQ(m.reads_shared, true);
+  EXPECT_EQ(m.executes_barrier, true);
+  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "measured: {max_global_loads_vs_rows: 0}}")),
+            "lab.yaml:24: exercises[1].technique.measured: missing key \"shape\"\n"
+            "lab.yaml:24: exercises[1].technique.measured.max_global_loads_vs_rows: expected a "
+            "number > 0, got 0");
+  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "measured: {shape: [64, 64, 64]}}")),
+            "lab.yaml:24: exercises[1].technique.measured: names nothing to check: give "
+            "max_global_loads_vs_rows, reads_shared or executes_barrier");
+}
+
 TEST(LabSpec, SpeedExerciseIsNotAQuery) {
   std::string yaml = WithQuery(kQuery);
   yaml.replace(yaml.find("exercise: tiled"), 15, "exercise: occ");

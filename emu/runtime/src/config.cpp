@@ -42,6 +42,8 @@ Config load() {
   if (c.threads == 0) c.threads = 1;
   if (const char* device = std::getenv("LABKIT_EMU_DEVICE"); device && *device) c.device = device;
   if (const char* kernels = std::getenv("LABKIT_EMU_KERNELS")) c.kernels_path = kernels;
+  if (const char* count = std::getenv("LABKIT_EMU_COUNT_ACCESSES"))
+    c.count_accesses = std::strcmp(count, "1") == 0;
   return c;
 }
 }  // namespace

@@ -14,6 +14,8 @@ struct Config {
   std::string device = "h100-sxm";
   std::string kernels_path;  // resource report, empty when absent
   size_t fiber_stack_bytes = 128 * 1024;
+  // LABKIT_EMU_COUNT_ACCESSES=1: count each launch's memory accesses (labkit_emu/access_counts.h).
+  bool count_accesses = false;
 };
 
 // Parses a LABKIT_EMU_ORDER value; false (and *out untouched) when it is malformed.

@@ -6,8 +6,10 @@
 #include <link.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "access_counter.h"
 #include "block_pool.h"
 #include "config.h"
 #include "device_model.h"
@@ -104,6 +106,7 @@ cudaError_t check_pointers(const LaunchRequest& r, const KernelInfo& k) {
 }  // namespace
 
 void launch(const LaunchRequest& r) {
+  clear_last_launch_counts(config().count_accesses);  // a launch that does not run counts nothing
   if (enter() != cudaSuccess) return;  // a broken context runs nothing
   if (Worker::running() != nullptr) {
     // A launch from kernel code (dynamic parallelism) would need a second scheduler per OS thread.
@@ -135,7 +138,10 @@ void launch(const LaunchRequest& r) {
   state.threads_per_block = threads;
   state.order = config().order;
   state.seed = config().seed;
+  std::optional<LaunchCounter> counter;
+  if (config().count_accesses) state.counter = &counter.emplace();
   run_blocks(state, uint64_t{r.grid.x} * r.grid.y * r.grid.z);
+  if (counter) set_last_launch_counts(counter->total());
 
   check_canaries();
   if (state.failed.load()) make_sticky(cudaErrorLaunchFailure);

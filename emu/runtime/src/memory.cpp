@@ -153,6 +153,14 @@ bool find_allocation_for_fault(uintptr_t address, Allocation* out) {
   return false;
 }
 
+std::vector<std::pair<uintptr_t, uintptr_t>> allocation_ranges() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+  ranges.reserve(registry().size());
+  for (const auto& [key, a] : registry()) ranges.push_back({key, key + a.bytes});
+  return ranges;  // the map's order
+}
+
 size_t bytes_in_use() {
   std::lock_guard<std::mutex> lock(registry_mutex);
   return in_use;

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace emu::detail {
 
@@ -42,4 +44,7 @@ int check_canaries();
 bool find_allocation_for_fault(uintptr_t address, Allocation* out);
 
 size_t bytes_in_use();
+
+// Every live allocation as [user, user + bytes), sorted by address (for counting accesses).
+std::vector<std::pair<uintptr_t, uintptr_t>> allocation_ranges();
 }  // namespace emu::detail

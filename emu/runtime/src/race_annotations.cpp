@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "access_counter.h"
 #include "labkit_emu/launch.h"
 
 // ThreadSanitizer's fiber and synchronisation interface (sanitizer/tsan_interface.h), declared
@@ -117,6 +118,7 @@ void poison_shared(void* bytes, size_t size) {
   if (ignore) AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
   std::memset(bytes, 0xFF, size);
   if (ignore) AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+  note_shared_array(bytes, size);  // so that counted accesses to it are known as shared
 }
 
 }  // namespace emu::detail

@@ -132,6 +132,8 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   blockIdx = unflatten(block_linear, request.grid);
   ++block_generation;
   prepare_dynamic_smem(request.dynamic_smem);
+  if (launch.counter != nullptr)
+    begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem);
 
   const unsigned n = launch.threads_per_block;
   slots_.resize(n);
@@ -163,6 +165,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
     run_phase();
   }
   races_.end_block();
+  end_block_counting();
   reset_fibers();
   running_worker = nullptr;
   launch_ = nullptr;
@@ -351,6 +354,7 @@ bool Worker::resolve_barriers() {
   barrier_count_ = count;
   barrier_live_ = static_cast<int>(n);
   races_.block_barrier_released();
+  note_block_barrier();
   released_.resize(n);
   std::iota(released_.begin(), released_.end(), 0u);
   return true;

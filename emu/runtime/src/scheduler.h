@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "access_counter.h"
 #include "config.h"
 #include "fiber.h"
 #include "labkit_emu/device_functions.h"
@@ -27,6 +28,7 @@ struct LaunchState {
   Order order = Order::forward;
   uint64_t seed = 0;
   std::atomic<bool> failed{false};  // a block found a divergent barrier: stop the others
+  LaunchCounter* counter = nullptr;  // with LABKIT_EMU_COUNT_ACCESSES: where blocks add their counts
 };
 
 class Worker {

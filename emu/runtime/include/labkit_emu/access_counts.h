@@ -1,0 +1,37 @@
+// What a launch's CUDA threads did to memory, counted by the emulator (docs/DESIGN.md, "Counting
+// memory accesses"). Only code compiled with the counting flags (g++'s kernel AddressSanitizer
+// instrumentation with out-of-line calls, which the runtime answers instead of a sanitizer) calls
+// the runtime on each load and store; counting itself is switched on by LABKIT_EMU_COUNT_ACCESSES.
+//
+// Not part of the force-included header: the harness reads the counts, student code never needs
+// them.
+#pragma once
+#include <cstdint>
+
+namespace emu {
+
+struct AccessCounts {
+  // Inside a cudaMalloc'd (or managed, or pinned host) buffer.
+  uint64_t global_loads = 0;  // accesses, whatever their width (a float4 load is one)
+  uint64_t global_load_bytes = 0;
+  uint64_t global_stores = 0;
+  uint64_t global_store_bytes = 0;
+  // Inside the block's __shared__ arrays or the launch's dynamic shared memory.
+  uint64_t shared_loads = 0;
+  uint64_t shared_load_bytes = 0;
+  uint64_t shared_stores = 0;
+  uint64_t shared_store_bytes = 0;
+  // __syncthreads() (and its _count/_and/_or forms) passed, once per block and barrier.
+  uint64_t barriers = 0;
+  // Anything else a CUDA thread touched: its stack, parameters, __device__/__constant__ variables.
+  uint64_t other_accesses = 0;
+
+  AccessCounts& operator+=(const AccessCounts& o);
+};
+
+namespace detail {
+// The counts of the last launch made from this OS thread (all zero when it did not run), or null
+// when counting is off.
+const AccessCounts* last_launch_access_counts();
+}  // namespace detail
+}  // namespace emu

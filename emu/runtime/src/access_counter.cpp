@@ -1,0 +1,120 @@
+#include "access_counter.h"
+
+#include <algorithm>
+
+#include "memory.h"
+
+namespace emu {
+
+AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
+  global_loads += o.global_loads;
+  global_load_bytes += o.global_load_bytes;
+  global_stores += o.global_stores;
+  global_store_bytes += o.global_store_bytes;
+  shared_loads += o.shared_loads;
+  shared_load_bytes += o.shared_load_bytes;
+  shared_stores += o.shared_stores;
+  shared_store_bytes += o.shared_store_bytes;
+  barriers += o.barriers;
+  other_accesses += o.other_accesses;
+  return *this;
+}
+
+namespace detail {
+namespace {
+
+using Range = std::pair<uintptr_t, uintptr_t>;
+
+struct BlockCounting {
+  AccessCounts counts;
+  const LaunchCounter* launch = nullptr;
+  Range dynamic_smem{0, 0};
+  std::vector<Range> shared_arrays;  // a kernel declares a handful
+};
+
+// Non-null only while this OS thread runs a counted block: the one test every hook makes first.
+__thread BlockCounting* counting = nullptr;
+
+__thread bool last_valid = false;
+__thread AccessCounts* last_counts = nullptr;
+
+bool inside(const Range& r, uintptr_t a) { return a >= r.first && a < r.second; }
+}  // namespace
+
+LaunchCounter::LaunchCounter() : buffers_(allocation_ranges()) {}
+
+bool LaunchCounter::in_device_buffer(uintptr_t address) const {
+  auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,
+                             [](uintptr_t a, const Range& r) { return a < r.first; });
+  return it != buffers_.begin() && address < std::prev(it)->second;
+}
+
+void LaunchCounter::add(const AccessCounts& block) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  total_ += block;
+}
+
+AccessCounts LaunchCounter::total() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return total_;
+}
+
+void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes) {
+  static thread_local BlockCounting state;
+  state.counts = AccessCounts{};
+  state.launch = &launch;
+  const auto begin = reinterpret_cast<uintptr_t>(dynamic_smem);
+  state.dynamic_smem = {begin, begin + dynamic_bytes};
+  state.shared_arrays.clear();
+  counting = &state;
+}
+
+void end_block_counting() {
+  if (counting == nullptr) return;
+  // The launch outlives its blocks; only add() needs the non-const counter.
+  const_cast<LaunchCounter*>(counting->launch)->add(counting->counts);
+  counting = nullptr;
+}
+
+void note_shared_array(const void* bytes, size_t size) {
+  if (counting == nullptr) return;
+  const auto begin = reinterpret_cast<uintptr_t>(bytes);
+  counting->shared_arrays.push_back({begin, begin + size});
+}
+
+void note_block_barrier() {
+  if (counting != nullptr) ++counting->counts.barriers;
+}
+
+void note_access(uintptr_t address, uint64_t bytes, bool store) {
+  BlockCounting* b = counting;
+  if (b == nullptr) return;
+  AccessCounts& c = b->counts;
+  bool shared = inside(b->dynamic_smem, address);
+  for (const Range& r : b->shared_arrays) shared = shared || inside(r, address);
+  if (shared) {
+    (store ? c.shared_stores : c.shared_loads) += 1;
+    (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
+  } else if (b->launch->in_device_buffer(address)) {
+    (store ? c.global_stores : c.global_loads) += 1;
+    (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
+  } else {
+    ++c.other_accesses;
+  }
+}
+
+void clear_last_launch_counts(bool counting_on) {
+  if (last_counts == nullptr) last_counts = new AccessCounts();  // per OS thread, kept for good
+  *last_counts = AccessCounts{};
+  last_valid = counting_on;
+}
+
+void set_last_launch_counts(const AccessCounts& counts) {
+  clear_last_launch_counts(true);
+  *last_counts = counts;
+}
+
+const AccessCounts* last_launch_access_counts() { return last_valid ? last_counts : nullptr; }
+
+}  // namespace detail
+}  // namespace emu

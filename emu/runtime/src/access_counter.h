@@ -1,0 +1,51 @@
+// Counting what CUDA threads do to memory (labkit_emu/access_counts.h). The scheduler brackets
+// each block it runs on an OS thread with begin/end_block_counting; in between, every load and
+// store of instrumented code (access_hooks.cpp) is put in one class by address: the block's shared
+// memory, a device buffer, or anything else. Counts stay in the OS thread's block state and are
+// added to the launch's total once per block, so the per-access cost is a thread-local pointer
+// test and a few comparisons.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "labkit_emu/access_counts.h"
+
+namespace emu::detail {
+
+// One launch: the device buffers as they were when it started (no allocation can change while
+// its kernel runs) and the total its blocks add up to.
+class LaunchCounter {
+ public:
+  LaunchCounter();
+  bool in_device_buffer(uintptr_t address) const;
+  void add(const AccessCounts& block);  // thread-safe
+  AccessCounts total() const;
+
+ private:
+  std::vector<std::pair<uintptr_t, uintptr_t>> buffers_;  // [begin, end), sorted
+  mutable std::mutex mutex_;
+  AccessCounts total_;
+};
+
+// Around one block on the calling OS thread. `dynamic_smem` and `dynamic_bytes`: the launch's
+// dynamic shared memory as this OS thread's block sees it.
+void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes);
+void end_block_counting();
+
+// The running block's __shared__ array at [bytes, bytes + size) (from poison_shared, which every
+// block calls for each array before its first use). No-op when not counting.
+void note_shared_array(const void* bytes, size_t size);
+// The running block passed a __syncthreads(). No-op when not counting.
+void note_block_barrier();
+
+// An access by instrumented code (access_hooks.cpp). No-op outside counted blocks.
+void note_access(uintptr_t address, uint64_t bytes, bool store);
+
+// What last_launch_access_counts() answers on this OS thread.
+void clear_last_launch_counts(bool counting);
+void set_last_launch_counts(const AccessCounts& counts);
+
+}  // namespace emu::detail

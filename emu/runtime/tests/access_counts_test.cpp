@@ -1,0 +1,155 @@
+// Counting memory accesses (labkit_emu/access_counts.h): kernels whose loads and stores are known
+// exactly, in a file compiled with the counting flags (tests/CMakeLists.txt), as labgrade compiles
+// a submission for its counting run.
+#include "labkit_emu/access_counts.h"
+
+#include <vector>
+
+#include "test_util.h"
+
+namespace emu_test {
+namespace {
+
+// Turns counting on (LABKIT_EMU_COUNT_ACCESSES) for one scope, optionally on several OS threads.
+class CountingScope {
+ public:
+  explicit CountingScope(unsigned threads = 1) : saved_(emu::detail::mutable_config()) {
+    emu::detail::mutable_config().count_accesses = true;
+    emu::detail::mutable_config().threads = threads;
+  }
+  ~CountingScope() { emu::detail::mutable_config() = saved_; }
+
+ private:
+  emu::detail::Config saved_;
+};
+
+__global__ void matmul_rows(const float* A, const float* B, float* C, int m, int n, int k) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= m || col >= k) return;
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += A[row * n + i] * B[i * k + col];
+  C[row * k + col] = sum;
+}
+
+// Internal linkage: a template shared with another test file (kernels.h) could be linked from that
+// file's uninstrumented copy.
+constexpr int TILE = 16;
+__global__ void matmul_tiled(const float* A, const float* B, float* C, int n, int k) {
+  auto& As = emu::block_shared<float[TILE][TILE], 200>();
+  auto& Bs = emu::block_shared<float[TILE][TILE], 201>();
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0;
+  for (int t = 0; t < n; t += TILE) {
+    As[ty][tx] = A[row * n + t + tx];
+    Bs[ty][tx] = B[(t + ty) * k + col];
+    __syncthreads();
+    for (int i = 0; i < TILE; ++i) acc += As[ty][i] * Bs[i][tx];
+    __syncthreads();
+  }
+  C[row * k + col] = acc;
+}
+
+// Sums each block's slice through dynamic shared memory: one float4 global load per thread.
+__global__ void sum_float4(const float4* in, float* out) {
+  float* partial = emu::dynamic_shared<float>();
+  const int t = threadIdx.x;
+  const float4 v = in[blockIdx.x * blockDim.x + t];
+  partial[t] = v.x + v.y + v.z + v.w;
+  __syncthreads();
+  if (t == 0) {
+    float s = 0;
+    for (unsigned i = 0; i < blockDim.x; ++i) s += partial[i];
+    out[blockIdx.x] = s;
+  }
+}
+
+struct Product {
+  int m, n, k;
+  float *A, *B, *C;
+  Product(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
+    A = to_device(std::vector<float>(size_t(m) * n, 1.0f));
+    B = to_device(std::vector<float>(size_t(n) * k, 2.0f));
+    C = to_device(std::vector<float>(size_t(m) * k, 0.0f));
+  }
+  ~Product() {
+    cudaFree(A);
+    cudaFree(B);
+    cudaFree(C);
+  }
+};
+
+emu::AccessCounts Last() {
+  const emu::AccessCounts* counts = emu::detail::last_launch_access_counts();
+  EXPECT_NE(counts, nullptr);
+  return counts != nullptr ? *counts : emu::AccessCounts{};
+}
+
+TEST(AccessCounts, RowsKernelLoadsTwoNFloatsPerElement) {
+  CountingScope counting;
+  Product p(24, 40, 8);  // the 8 x 8 blocks leave no spare threads in C
+  emu::launch(matmul_rows, dim3(1, 3), dim3(8, 8), 0, 0, p.A, p.B, p.C, p.m, p.n, p.k);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const emu::AccessCounts c = Last();
+  EXPECT_EQ(c.global_loads, 2u * 40 * 24 * 8);
+  EXPECT_EQ(c.global_load_bytes, 4u * c.global_loads);
+  EXPECT_EQ(c.global_stores, 24u * 8);
+  EXPECT_EQ(c.global_store_bytes, 4u * 24 * 8);
+  EXPECT_EQ(c.shared_loads + c.shared_stores + c.barriers, 0u);
+}
+
+TEST(AccessCounts, TiledKernelLoadsEachElementOncePerTile) {
+  for (unsigned threads : {1u, 3u}) {
+    CountingScope counting(threads);
+    constexpr int kSize = 32;  // 2 x 2 blocks, 2 tile phases each
+    Product p(kSize, kSize, kSize);
+    emu::launch(matmul_tiled, dim3(2, 2), dim3(TILE, TILE), 0, 0, p.A, p.B, p.C, p.n, p.k);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const emu::AccessCounts c = Last();
+    const uint64_t elements = kSize * kSize, phases = kSize / TILE;
+    EXPECT_EQ(c.global_loads, 2 * elements * phases) << threads << " OS threads";
+    EXPECT_EQ(c.shared_stores, 2 * elements * phases);
+    EXPECT_EQ(c.shared_loads, 2 * elements * kSize);  // a row of A and a column of B per element
+    EXPECT_EQ(c.global_stores, elements);
+    EXPECT_EQ(c.barriers, 4u * phases * 2);  // 4 blocks, 2 barriers per phase
+  }
+}
+
+TEST(AccessCounts, DynamicSharedMemoryAndWideLoads) {
+  CountingScope counting;
+  constexpr int kBlocks = 3, kThreads = 32;
+  float4* in = to_device(std::vector<float4>(kBlocks * kThreads, float4{1, 2, 3, 4}));
+  float* out = to_device(std::vector<float>(kBlocks, 0.0f));
+  emu::launch(sum_float4, dim3(kBlocks), dim3(kThreads), kThreads * sizeof(float), 0, in, out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(out, kBlocks)[2], 10.0f * kThreads);
+  const emu::AccessCounts c = Last();
+  EXPECT_EQ(c.global_load_bytes, 16u * kBlocks * kThreads);
+  EXPECT_EQ(c.shared_stores, uint64_t{kBlocks} * kThreads);
+  EXPECT_EQ(c.shared_loads, uint64_t{kBlocks} * kThreads);
+  EXPECT_EQ(c.global_stores, uint64_t{kBlocks});
+  EXPECT_EQ(c.barriers, uint64_t{kBlocks});
+  cudaFree(in);
+  cudaFree(out);
+}
+
+TEST(AccessCounts, HostCodeAndUncountedLaunchesCountNothing) {
+  Product p(8, 8, 8);
+  emu::launch(matmul_rows, dim3(1, 1), dim3(8, 8), 0, 0, p.A, p.B, p.C, p.m, p.n, p.k);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(emu::detail::last_launch_access_counts(), nullptr);  // counting is off
+
+  CountingScope counting;
+  std::vector<float> host(64, 1.0f);
+  volatile float sink = 0;
+  for (float v : host) sink = sink + v;  // instrumented host code: not a kernel's access
+  // A launch refused before it runs (a block of 2048 threads) counts nothing either.
+  emu::launch(matmul_rows, dim3(1, 1), dim3(2048, 1), 0, 0, p.A, p.B, p.C, p.m, p.n, p.k);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  const emu::AccessCounts c = Last();
+  EXPECT_EQ(c.global_loads + c.global_stores + c.shared_loads + c.other_accesses, 0u);
+}
+
+}  // namespace
+}  // namespace emu_test

@@ -1,0 +1,141 @@
+#include "measured_technique.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "resource_report.h"
+
+namespace labkit {
+namespace {
+
+std::string Fixed1(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+std::string ShapeText(const Shape& s) {
+  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
+}
+
+struct KernelTotal {
+  std::string name;  // unmangled
+  int launches = 0;
+  MemoryAccesses sum;
+};
+
+// The launches' counts by kernel, in order of first launch.
+std::vector<KernelTotal> ByKernel(const std::vector<LaunchInfo>& launches) {
+  std::vector<KernelTotal> kernels;
+  for (const LaunchInfo& l : launches) {
+    const std::string name = FunctionName(l.kernel);
+    auto it = std::find_if(kernels.begin(), kernels.end(),
+                           [&](const KernelTotal& k) { return k.name == name; });
+    if (it == kernels.end()) it = kernels.insert(kernels.end(), KernelTotal{name});
+    ++it->launches;
+    if (!l.accesses) continue;
+    it->sum.global_load_bytes += l.accesses->global_load_bytes;
+    it->sum.global_store_bytes += l.accesses->global_store_bytes;
+    it->sum.shared_loads += l.accesses->shared_loads;
+    it->sum.shared_stores += l.accesses->shared_stores;
+    it->sum.barriers += l.accesses->barriers;
+  }
+  return kernels;
+}
+
+MemoryAccesses Total(const std::vector<KernelTotal>& kernels) {
+  MemoryAccesses total;
+  for (const KernelTotal& k : kernels) {
+    total.global_load_bytes += k.sum.global_load_bytes;
+    total.global_store_bytes += k.sum.global_store_bytes;
+    total.shared_loads += k.sum.shared_loads;
+    total.shared_stores += k.sum.shared_stores;
+    total.barriers += k.sum.barriers;
+  }
+  return total;
+}
+
+// Floats loaded from global memory per element of C.
+double LoadsPerElement(const MemoryAccesses& a, const Shape& s) {
+  return a.global_load_bytes / 4.0 / static_cast<double>(s.m * s.k);
+}
+
+// " (matmul_rows_kernel: 128.0, decoy_kernel: 0.0)" when more than one kernel ran.
+std::string PerKernelLoads(const std::vector<KernelTotal>& kernels, const Shape& s) {
+  if (kernels.size() < 2) return "";
+  std::string text;
+  for (const KernelTotal& k : kernels)
+    text += (text.empty() ? " (" : ", ") + k.name + ": " + Fixed1(LoadsPerElement(k.sum, s));
+  return text + ")";
+}
+
+std::string KernelWord(const std::vector<KernelTotal>& kernels) {
+  return kernels.size() == 1 ? kernels.front().name : "your kernels";
+}
+
+}  // namespace
+
+std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
+                                   const std::vector<LaunchInfo>& launches) {
+  const Shape& s = rule.shape;
+  const std::string product = "the " + ShapeText(s) + " product (m x n x k)";
+  if (launches.size() >= kLaunchesListed)
+    return "the function launched " + std::to_string(launches.size()) + " or more kernels for " +
+           product + "; the grader measures what at most " + std::to_string(kLaunchesListed - 1) +
+           " launches do. Launch one kernel (or a few) that covers all of C";
+  for (const LaunchInfo& l : launches)
+    if (!l.accesses)
+      return "the grader's counting run reported no memory accesses for " + FunctionName(l.kernel) +
+             " (a fault of the grader, not of your code)";
+  const std::vector<KernelTotal> kernels = ByKernel(launches);
+  const MemoryAccesses total = Total(kernels);
+  const std::string who = KernelWord(kernels);
+
+  // Every element of C is stored and every element of A and B read at least once by a correct
+  // product: counts below that mean accesses the counting build could not see (a function marked
+  // no_sanitize, inline assembly), and then nothing can be concluded from them.
+  const long long c_bytes = 4 * s.m * s.k, ab_bytes = 4 * (s.m * s.n + s.n * s.k);
+  if (total.global_store_bytes < c_bytes || total.global_load_bytes < ab_bytes)
+    return "in " + product + ", " + who + " stored " +
+           std::to_string(total.global_store_bytes / 4) + " floats to global memory and loaded " +
+           std::to_string(total.global_load_bytes / 4) + ", fewer than the " +
+           std::to_string(s.m * s.k) + " elements of C and the " +
+           std::to_string(s.m * s.n + s.n * s.k) +
+           " of A and B that a correct product must write and read: some of its memory accesses "
+           "were hidden from the grader's count (no_sanitize attributes or inline assembly are "
+           "not allowed)";
+
+  if (rule.max_global_loads_vs_rows) {
+    const double measured = LoadsPerElement(total, s);
+    const double rows = 2.0 * static_cast<double>(s.n);
+    const double limit = *rule.max_global_loads_vs_rows * rows;
+    if (measured > limit)
+      return "in " + product + ", " + who + " loaded " + Fixed1(measured) +
+             " floats from global memory per element of C" + PerKernelLoads(kernels, s) +
+             ". The rows kernel loads " + Fixed1(rows) +
+             " (2n: a row of A and a column of B); a tiled kernel loads each element of A and B "
+             "into shared memory once per tile and then reads it there TILE times, so it loads "
+             "2n / TILE (" +
+             Fixed1(rows / 16) + " with 16 x 16 tiles). At most " + Fixed1(limit) +
+             " passes. Stage tiles of A and B in __shared__ memory and compute from those";
+  }
+  if (rule.reads_shared && *rule.reads_shared && total.shared_loads == 0)
+    return "in " + product + ", " + who + " never read shared memory" +
+           (total.shared_stores > 0
+                ? " (" + std::to_string(total.shared_stores) + " values were stored there)"
+                : "") +
+           ": the partial sums must be computed from the tiles in __shared__ memory";
+  if (rule.reads_shared && !*rule.reads_shared && total.shared_loads > 0)
+    return "in " + product + ", " + who + " read shared memory " +
+           std::to_string(total.shared_loads) + " times; this exercise uses none";
+  if (rule.executes_barrier && *rule.executes_barrier && total.barriers == 0)
+    return "in " + product + ", " + who +
+           " passed no __syncthreads(): the threads of a block must wait after filling the tiles "
+           "and again before overwriting them";
+  if (rule.executes_barrier && !*rule.executes_barrier && total.barriers > 0)
+    return "in " + product + ", " + who + " passed " + std::to_string(total.barriers) +
+           " __syncthreads() barriers; this exercise uses none";
+  return "";
+}
+
+}  // namespace labkit

@@ -1,0 +1,24 @@
+// The technique judged from behaviour (lab.yaml `technique.measured`): what the kernels an
+// exercise's function launched did to memory, counted by the CPU backend in one run of a counting
+// build (Flavour::kCounting). Summed over every launch, so that a kernel that only declares tiles
+// and a barrier cannot earn the marks for another one that does the work.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness_runner.h"
+#include "lab_spec.h"
+
+namespace labkit {
+
+// The harness lists at most this many launches of one call (common/harness/capture_window.h); a
+// call that reaches it may have launched more, whose accesses the grader cannot see.
+inline constexpr std::size_t kLaunchesListed = 64;
+
+// "" when `launches` (what one case of `rule.shape` launched, with their counts) satisfy `rule`,
+// else the student-facing reason.
+std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
+                                   const std::vector<LaunchInfo>& launches);
+
+}  // namespace labkit

@@ -1,0 +1,104 @@
+#include "measured_technique.h"
+
+#include <gtest/gtest.h>
+
+namespace labkit {
+namespace {
+
+constexpr Shape kShape{64, 64, 64};
+constexpr long long kElements = 64 * 64;
+
+MeasuredTechnique TiledRule() {
+  MeasuredTechnique rule;
+  rule.shape = kShape;
+  rule.max_global_loads_vs_rows = 0.5;
+  rule.reads_shared = true;
+  rule.executes_barrier = true;
+  return rule;
+}
+
+// A launch of `kernel` that loaded `loads_per_element` floats from global memory per element of C
+// and stored C once.
+LaunchInfo Launch(const std::string& kernel, long long loads_per_element, long long shared_loads,
+                  long long barriers) {
+  LaunchInfo l;
+  l.kernel = kernel;
+  MemoryAccesses& a = l.accesses.emplace();
+  a.global_load_bytes = 4 * loads_per_element * kElements;
+  a.global_store_bytes = 4 * kElements;
+  a.shared_loads = shared_loads;
+  a.shared_stores = shared_loads > 0 ? 2 * kElements : 0;
+  a.barriers = barriers;
+  return l;
+}
+
+const char kRows[] = "_Z18matmul_rows_kernelPKfS0_Pfiii";
+const char kTiled[] = "_Z23matmul_tiled_any_kernelPKfS0_Pfiii";
+
+TEST(MeasuredTechnique, TilesOfTwoOrMorePass) {
+  for (long long tile : {2, 3, 4, 8, 16, 32, 64}) {
+    const long long loads = 2 * 64 / tile + (64 % tile != 0 ? 2 : 0);  // partial tiles load less
+    EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kTiled, loads, 2 * 64 * kElements, 8)}),
+              "")
+        << "tile " << tile;
+  }
+}
+
+TEST(MeasuredTechnique, RowsKernelFailsWithTheMeasuredFigures) {
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kRows, 128, 0, 0)}),
+            "in the 64 x 64 x 64 product (m x n x k), matmul_rows_kernel loaded 128.0 floats from "
+            "global memory per element of C. The rows kernel loads 128.0 (2n: a row of A and a "
+            "column of B); a tiled kernel loads each element of A and B into shared memory once "
+            "per tile and then reads it there TILE times, so it loads 2n / TILE (8.0 with 16 x 16 "
+            "tiles). At most 64.0 passes. Stage tiles of A and B in __shared__ memory and compute "
+            "from those");
+}
+
+TEST(MeasuredTechnique, DecoyBesideTheRowsKernelFails) {
+  // The decoy declares tiles and waits at a barrier, but stores and loads nothing global.
+  LaunchInfo decoy = Launch("_Z5decoyPf", 0, 4 * kElements, 8);
+  decoy.accesses->global_store_bytes = 0;
+  const std::string failure =
+      CheckMeasuredTechnique(TiledRule(), {decoy, Launch(kRows, 128, 0, 0)});
+  EXPECT_NE(failure.find("your kernels loaded 128.0 floats from global memory per element of C "
+                         "(decoy: 0.0, matmul_rows_kernel: 128.0)"),
+            std::string::npos)
+      << failure;
+}
+
+TEST(MeasuredTechnique, SharedMemoryMustBeReadAndABarrierPassed) {
+  LaunchInfo unread = Launch(kTiled, 8, 0, 8);
+  unread.accesses->shared_stores = 2 * kElements;  // tiles filled, never read
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {unread}),
+            "in the 64 x 64 x 64 product (m x n x k), matmul_tiled_any_kernel never read shared "
+            "memory (8192 values were stored there): the partial sums must be computed from the "
+            "tiles in __shared__ memory");
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kTiled, 8, 2 * 64 * kElements, 0)}),
+            "in the 64 x 64 x 64 product (m x n x k), matmul_tiled_any_kernel passed no "
+            "__syncthreads(): the threads of a block must wait after filling the tiles and again "
+            "before overwriting them");
+}
+
+TEST(MeasuredTechnique, HiddenAccessesAreNotBelieved) {
+  // A kernel whose accesses the counting build did not see (no_sanitize) beside one that did.
+  LaunchInfo hidden = Launch(kRows, 0, 0, 0);
+  hidden.accesses->global_store_bytes = 0;
+  const std::string failure =
+      CheckMeasuredTechnique(TiledRule(), {hidden, Launch(kTiled, 0, 64, 1)});
+  EXPECT_NE(failure.find("some of its memory accesses were hidden from the grader's count"),
+            std::string::npos)
+      << failure;
+}
+
+TEST(MeasuredTechnique, TooManyLaunchesOrNoCountsCannotBeJudged) {
+  const std::vector<LaunchInfo> many(kLaunchesListed, Launch(kTiled, 1, 64, 1));
+  EXPECT_NE(CheckMeasuredTechnique(TiledRule(), many).find("launched 64 or more kernels"),
+            std::string::npos);
+  LaunchInfo uncounted;
+  uncounted.kernel = kTiled;
+  EXPECT_NE(CheckMeasuredTechnique(TiledRule(), {uncounted}).find("a fault of the grader"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace labkit
