@@ -168,6 +168,16 @@ TEST(SymbolPolicy, EachRefusedFamilySaysWhy) {
   }
 }
 
+// The counting build's instrumentation calls the emulator's access hooks; a submission may call
+// them only through that build (on the CPU backend) and never define one.
+TEST(SymbolPolicy, TheCountingBuildsAccessHooksAreTheEmulatorsOwn) {
+  EXPECT_FALSE(JudgeSymbol({"__asan_load4_noabort", 'U'}, Backend::kCpu));
+  EXPECT_FALSE(JudgeSymbol({"__asan_storeN_noabort", 'U'}, Backend::kCpu));
+  EXPECT_TRUE(JudgeSymbol({"__asan_load4_noabort", 'U'}, Backend::kGpu));
+  EXPECT_TRUE(JudgeSymbol({"__asan_load4_noabort", 'T'}, Backend::kCpu));
+  EXPECT_TRUE(JudgeSymbol({"__asan_report_load4", 'U'}, Backend::kCpu));
+}
+
 TEST(SymbolPolicy, OnlyTheStudentsOwnNamesMayBeDefined) {
   for (Backend backend : {Backend::kGpu, Backend::kCpu}) {
     // The student's functions, kernels, globals, nvcc's stubs, instantiated templates.
