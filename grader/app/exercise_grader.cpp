@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "combined_run.h"
+#include "cuda_arch.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
@@ -306,14 +307,13 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
     std::string ptx;
     for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
          ++i) {
-      const std::string arch = env.manifest.cuda_architectures.substr(0, 2);
       const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
       Command cmd;
       cmd.argv = {env.manifest.nvcc,
                   "-ptx",
                   "-std=c++17",
                   "-O3",
-                  "-arch=compute_" + (arch.size() == 2 ? arch : std::string("90")),
+                  ResolveCudaArch(env.manifest.cuda_architectures).compute_flag,
                   "-I" + env.manifest.LabDir(env.spec.id),
                   env.src_dir + "/" + env.spec.student_files[i],
                   "-o",

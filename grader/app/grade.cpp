@@ -144,6 +144,17 @@ void MakeTextValid(GradeResult& result) {
 
 }  // namespace
 
+std::string SubmissionFolder(const std::string& dir) {
+  fs::path path = fs::absolute(dir).lexically_normal();
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path())
+    path = path.parent_path();
+  return path.string();
+}
+
+std::string SubmissionNameOf(const std::string& dir) {
+  return fs::path(SubmissionFolder(dir)).filename().string();
+}
+
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
                             const GradeRequest& request) {
   const auto started = std::chrono::steady_clock::now();

@@ -92,8 +92,8 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
     std::cerr << "labgrade: the submission folder " << request.src_dir << " does not exist\n";
     return kExitMissing;
   }
-  request.src_dir = fs::absolute(request.src_dir).lexically_normal().string();
-  request.submission_name = fs::path(request.src_dir).filename().string();
+  request.src_dir = SubmissionFolder(request.src_dir);
+  request.submission_name = SubmissionNameOf(request.src_dir);
   if (int status = ChooseBackend(manifest, options.backend, request.backend);
       status != kExitGraded)
     return status;

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cuda_arch.h"
 #include "link_wraps.h"
 
 namespace labkit {
@@ -69,12 +70,7 @@ void AddWraps(std::vector<std::string>& cmd, const char* const (&symbols)[N], bo
 }  // namespace
 
 std::string SubmissionBuilder::GpuArchFlag() const {
-  const std::string arch = manifest_.cuda_architectures;
-  if (arch == "native" || arch == "all" || arch == "all-major") return "-arch=" + arch;
-  // CMake's list may hold several ("80;90") or suffixes ("90-real"): the first one is the target.
-  std::string first = arch.substr(0, arch.find(';'));
-  first = first.substr(0, first.find('-'));
-  return "-arch=sm_" + first;
+  return ResolveCudaArch(manifest_.cuda_architectures).sm_flag;
 }
 
 std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& source,
