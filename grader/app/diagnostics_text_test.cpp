@@ -17,6 +17,31 @@ TEST(DiagnosticsText, OutOfBoundsReadNamesKernelThreadAndDistance) {
             "store into C.");
 }
 
+// Before, a write past the end of C got the advice about unguarded loads of A or B, and the buffer
+// was "a 6656-byte device buffer".
+TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
+  const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "write",
+      "buffer_bytes": 6656, "offset": 6656, "kernel": "_Z1kPKfS0_Pfiii",
+      "block": [0, 1, 0], "thread": [0, 0, 0]})");
+  const Shape shape{13, 5, 128};
+  EXPECT_EQ(DescribeEmuDiagnostic(d, "", nullptr, &shape),
+            "an out-of-bounds write in k(float const*, float const*, float*, int, int, int), "
+            "thread (0,0,0) of block (0,1,0): 0 byte(s) past the end of C (13 x 128), 6656 bytes. "
+            "Usual cause: a store into C without a bounds check; guard it with "
+            "if (row < m && col < k), and let every thread still reach the barriers.");
+}
+
+TEST(DiagnosticsText, MatricesOfSizeNamesEveryCandidate) {
+  const Shape square{29, 29, 29};
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false), "A (29 x 29) or B (29 x 29) or C (29 x 29)");
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, true), "C (29 x 29)");
+  const Shape tall{128, 13, 64};
+  EXPECT_EQ(MatricesOfSize(128 * 13 * 4, tall, false), "A (128 x 13)");
+  EXPECT_EQ(MatricesOfSize(13 * 64 * 4, tall, false), "B (13 x 64)");
+  EXPECT_EQ(MatricesOfSize(128 * 64 * 4, tall, true), "C (128 x 64)");
+  EXPECT_EQ(MatricesOfSize(12, tall, false), "");
+}
+
 TEST(DiagnosticsText, DivergentBarrierSaysWhatToDo) {
   const auto d = nlohmann::json::parse(
       R"({"kind": "divergent_barrier", "kernel": "k", "block": [0, 0, 0], "detail": "x"})");

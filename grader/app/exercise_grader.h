@@ -53,6 +53,8 @@ struct ExerciseVerdict {
   std::string status;
   std::string message;  // for the student; empty when passed
   std::vector<std::string> notes;  // checks that could not run here, said plainly
+  // A check that decides points (the technique) could not run here: a pass is not final.
+  bool unchecked = false;
   bool passed() const { return status == "passed"; }
 };
 

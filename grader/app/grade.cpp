@@ -77,6 +77,7 @@ ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
   ExerciseOutcome outcome;
   outcome.id = v.id;
   outcome.notes = v.notes;
+  outcome.unchecked = v.unchecked;
   if (v.status == "technique") {
     outcome.flavours = {{"default", GradeStatus::kPassed, ""}, {"nofma", GradeStatus::kPassed, ""}};
     outcome.technique_failure = v.message;

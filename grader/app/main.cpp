@@ -72,7 +72,7 @@ bool RequirementMet(Requirement require, const LabSpec& spec, const GradeResult&
     if (item.status == GradeStatus::kGraderError) return false;
     const bool passed = item.status == GradeStatus::kPassed;
     const bool given = ex != nullptr && ex->given;
-    if (require == Requirement::kFull && !passed) return false;
+    if (require == Requirement::kFull && (!passed || item.unchecked)) return false;
     if (require == Requirement::kGivenOnly && passed != given) return false;
   }
   if (result.speed && result.speed->status == GradeStatus::kGraderError) return false;

@@ -91,6 +91,23 @@ TEST(LabSpec, ParsesValidLab) {
   EXPECT_EQ(NofmaModel(s, s.exercises[1]), ToleranceModel::kExact);
 }
 
+TEST(LabSpec, OnlyExerciseKeepsOneExerciseAndItsSpeedItem) {
+  Result<LabSpec> r = ParseLabSpec(kLab);
+  ASSERT_TRUE(r.ok()) << r.error();
+  Result<LabSpec> rows = OnlyExercise(*r, "rows");
+  ASSERT_TRUE(rows.ok()) << rows.error();
+  ASSERT_EQ(rows->exercises.size(), 1u);
+  EXPECT_EQ(rows->exercises[0].id, "rows");
+  EXPECT_FALSE(rows->speed.has_value());  // speed times `tiled`, which is not graded here
+  EXPECT_EQ(rows->FindShapes("any")->shapes.size(), r->FindShapes("any")->shapes.size());
+  Result<LabSpec> tiled = OnlyExercise(*r, "tiled");
+  ASSERT_TRUE(tiled.ok()) << tiled.error();
+  EXPECT_TRUE(tiled->speed.has_value());
+  Result<LabSpec> none = OnlyExercise(*r, "tilde");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error(), "lab 99_demo has no exercise 'tilde' (it has rows, tiled)");
+}
+
 TEST(LabSpec, LoadsLab03FromTheRepository) {
   Result<LabSpec> r = LoadLabSpec(LABKIT_SOURCE_DIR "/labs/03_tiled_matmul");
   ASSERT_TRUE(r.ok()) << r.error();
