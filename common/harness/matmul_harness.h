@@ -53,7 +53,7 @@ struct CaseOutcome {
   std::string status = "ok";  // ok | cuda_error | guard_violation | input_modified
   std::string error;          // e.g. cudaErrorIllegalAddress
   std::string detail;
-  std::vector<LaunchRecord> launches;  // what the student's function launched
+  std::vector<LaunchRecord> launches;     // what the student's function launched
   std::vector<TransferRecord> transfers;  // what it copied, and host-visible memory it set up
 };
 

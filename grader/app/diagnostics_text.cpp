@@ -1,12 +1,12 @@
 #include "diagnostics_text.h"
 
-#include "report_lines.h"
-#include "resource_report.h"
-
 #include <cstdlib>
 #include <memory>
 #include <regex>
 #include <sstream>
+
+#include "report_lines.h"
+#include "resource_report.h"
 
 namespace labkit {
 using nlohmann::json;
@@ -26,7 +26,8 @@ std::string Text(const json& d, const char* key, const char* fallback = "") {
   return value.empty() ? fallback : value;
 }
 
-std::string SourceLine(const std::string& executable, const std::string& pc, ProcessRunner* runner) {
+std::string SourceLine(const std::string& executable, const std::string& pc,
+                       ProcessRunner* runner) {
   if (runner == nullptr || executable.empty() || pc.empty()) return "";
   Command cmd;
   cmd.argv = {"addr2line", "-e", executable, "-C", "-f", "-i", pc};
@@ -50,8 +51,8 @@ std::string MatricesOfSize(long long bytes, const Shape& shape, bool write) {
     const char* name;
     int64_t rows, cols;
   };
-  const Matrix matrices[] = {{"A", shape.m, shape.n}, {"B", shape.n, shape.k},
-                             {"C", shape.m, shape.k}};
+  const Matrix matrices[] = {
+      {"A", shape.m, shape.n}, {"B", shape.n, shape.k}, {"C", shape.m, shape.k}};
   auto text = [](const Matrix& x) {
     return std::string(x.name) + " (" + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
            ")";
@@ -68,10 +69,9 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
                                   ProcessRunner* runner, const Shape* shape) {
   const std::string kind = Text(d, "kind");
   const std::string kernel = d.contains("kernel") ? DemangleSymbol(Text(d, "kernel")) : "";
-  const std::string where =
-      (kernel.empty() ? "" : " in " + kernel) +
-      (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
-      (d.contains("block") ? " of block " + Triple(d["block"]) : "");
+  const std::string where = (kernel.empty() ? "" : " in " + kernel) +
+                            (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
+                            (d.contains("block") ? " of block " + Triple(d["block"]) : "");
   const std::string line = SourceLine(executable, Text(d, "pc"), runner);
   const std::string at = line.empty() ? "" : " at " + line;
 
@@ -98,8 +98,10 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            "partial tile; guard the loads (store 0 instead), not only the store into C.";
   }
   if (kind == "invalid_address") {
-    return "a " + Text(d, "access", "memory access") + " of an address that is not in "
-           "any device buffer" + where + at +
+    return "a " + Text(d, "access", "memory access") +
+           " of an address that is not in "
+           "any device buffer" +
+           where + at +
            ": far outside A, B and C (or before their start). Usual cause: an index computed "
            "wrongly (row and column swapped, a missing bounds check, a negative index).";
   }
@@ -161,8 +163,8 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
             "overwriting it)."
           : "an access outside device memory: usually a load of A or B, or the store into C, "
             "without a bounds check.";
-  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" +
-         kept + "Usual cause: " + cause;
+  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" + kept +
+         "Usual cause: " + cause;
 }
 
 std::string DescribeDeath(const ProcessResult& p) {

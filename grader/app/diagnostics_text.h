@@ -2,10 +2,9 @@
 // process that died) into a message for the student: what happened, where, and the usual cause.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "lab_spec.h"
 #include "process.h"

@@ -33,7 +33,8 @@ TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
 
 TEST(DiagnosticsText, MatricesOfSizeNamesEveryCandidate) {
   const Shape square{29, 29, 29};
-  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false), "A (29 x 29) or B (29 x 29) or C (29 x 29)");
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false),
+            "A (29 x 29) or B (29 x 29) or C (29 x 29)");
   EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, true), "C (29 x 29)");
   const Shape tall{128, 13, 64};
   EXPECT_EQ(MatricesOfSize(128 * 13 * 4, tall, false), "A (128 x 13)");
@@ -85,9 +86,9 @@ TEST(DiagnosticsText, InvalidAddressIsExplained) {
   const auto d = nlohmann::json::parse(
       R"({"kind": "invalid_address", "access": "write", "kernel": "_Z9far_storePf"})");
   const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
-  EXPECT_EQ(text.rfind("a write of an address that is not in any device buffer in far_store(float*)",
-                       0),
-            0u)
+  EXPECT_EQ(
+      text.rfind("a write of an address that is not in any device buffer in far_store(float*)", 0),
+      0u)
       << text;
 }
 
@@ -106,8 +107,9 @@ TEST(DiagnosticsText, DeathByTheMemoryLimit) {
   ProcessResult p;
   p.started = true;
   p.signal = 9;
-  p.output = "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
-             "stopped by the kernel]\n";
+  p.output =
+      "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
+      "stopped by the kernel]\n";
   EXPECT_EQ(DescribeDeath(p),
             "it used more than the memory limit of 8192 MiB and was stopped by the kernel: it "
             "allocated far more host memory than a matrix product needs (a leak in a loop?)");

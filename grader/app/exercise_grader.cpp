@@ -14,9 +14,9 @@
 #include "inputs.h"
 #include "query_grader.h"
 #include "report_lines.h"
+#include "tolerance.h"
 #include "transfer_check.h"
 #include "tsan_report.h"
-#include "tolerance.h"
 
 namespace labkit {
 
@@ -119,8 +119,9 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
     std::string cause;
     if (r.error == "cudaErrorMemoryAllocation")
-      cause = " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
-              "without its cudaFree), or far more of it than the matrices need.";
+      cause =
+          " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
+          "without its cudaFree), or far more of it than the matrices need.";
     else if (r.error == "cudaErrorIllegalAddress" || r.error == "cudaErrorInvalidAddressSpace")
       cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
     else if (r.error == "cudaErrorLaunchFailure")
@@ -244,7 +245,8 @@ OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<M
     const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                              Flavour::kDefault, executable, status, values_wrong);
     if (!failure.empty() && !values_wrong)
-      return {OrderFinding::Kind::kOtherFailure, "with threads run in " + order + " order: " + failure};
+      return {OrderFinding::Kind::kOtherFailure,
+              "with threads run in " + order + " order: " + failure};
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& a = forward.cases[i].C;
       const auto& b = run.cases[i].C;
@@ -296,9 +298,8 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
   options.emu_kernels_json = env.kernels_json;
   options.timeout_seconds = 300;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
-  const std::string races =
-      DescribeDataRaces(ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files),
-                        env.src_dir);
+  const std::string races = DescribeDataRaces(
+      ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files), env.src_dir);
   if (!races.empty()) return races;
   if (!run.process.started || (!run.done && run.harness_error.empty()))
     return note("the program did not run to its end under it (" + run.process.Describe() + ")");
@@ -332,7 +333,8 @@ RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<
 
 // Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
 // expose a missing barrier, and racecheck's cost grows with every thread.
-std::vector<MatrixCase> SanitizerCases(const std::string& tool, const std::vector<MatrixCase>& cases) {
+std::vector<MatrixCase> SanitizerCases(const std::string& tool,
+                                       const std::vector<MatrixCase>& cases) {
   if (tool != "racecheck") return cases;
   std::vector<MatrixCase> small;
   for (const MatrixCase& c : cases)
@@ -366,9 +368,10 @@ std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std
 }
 
 // GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                             const std::string& executable, const std::string& dir,
-                             std::string& status, const std::vector<std::string>& tools) {
+std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
+                             const std::vector<MatrixCase>& cases, const std::string& executable,
+                             const std::string& dir, std::string& status,
+                             const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
     const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool,
                                       SanitizerOptions(ex.id, tool), SanitizerCases(tool, cases));
@@ -602,9 +605,9 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   if (build.ok && combine && runs.size() >= 2) {
     std::vector<ExerciseCases> groups;
     for (const MatmulRun* r : runs) groups.push_back({r->run.id, r->cases});
-    shared = RunCombined(env.runner, build.executable,
-                         env.work_dir + "/combined_" + ToString(flavour),
-                         CaseRunOptions(env, runs.front()->run.id), groups);
+    shared =
+        RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
+                    CaseRunOptions(env, runs.front()->run.id), groups);
   }
   for (std::size_t i = 0; i < runs.size(); ++i) {
     MatmulRun& r = *runs[i];
@@ -702,7 +705,8 @@ ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs
     if (r.ex != &ex) continue;
     verdict = *r.verdict;
     if (!verdict.passed()) {
-      if (!ex.params.empty()) verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
+      if (!ex.params.empty())
+        verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
       return verdict;
     }
     ++set;

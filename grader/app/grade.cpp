@@ -7,11 +7,11 @@
 
 #include "datasets.h"
 #include "exercise_grader.h"
+#include "report_lines.h"
 #include "resource_report.h"
 #include "scoring.h"
 #include "speed_grader.h"
 #include "submission_build.h"
-#include "report_lines.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -69,8 +69,8 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
   options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-  return DeviceFrom(RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {})
-                        .device);
+  return DeviceFrom(
+      RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
 }
 
 ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
@@ -119,7 +119,11 @@ std::string ValidUtf8(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    const int length = c < 0x80           ? 1
+                       : (c >> 5) == 0x6  ? 2
+                       : (c >> 4) == 0xE  ? 3
+                       : (c >> 3) == 0x1E ? 4
+                                          : 0;
     bool ok = length > 0 && i + length <= text.size();
     for (int k = 1; ok && k < length; ++k)
       ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
@@ -177,15 +181,16 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   SubmissionBuilder builder(runner, manifest, spec);
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
-    const BuildOutcome* first = flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
+    const BuildOutcome* first =
+        flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
     if (first != nullptr && first->timed_out) {
       env.builds[flavour] = *first;  // a compile-time bomb costs one compile limit, not three
       continue;
     }
     Say(request, std::string("building (") + ToString(flavour) + " flavour)");
-    env.builds[flavour] = builder.Build(request.src_dir,
-                                        request.work_dir + "/build_" + ToString(flavour),
-                                        request.backend, flavour);
+    env.builds[flavour] =
+        builder.Build(request.src_dir, request.work_dir + "/build_" + ToString(flavour),
+                      request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
   }
   if (request.thread_sanitizer && request.backend == Backend::kCpu &&
@@ -213,7 +218,8 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     const ExerciseVerdict verdict =
         grader_fault.empty()
             ? verdicts[i]
-            : ExerciseVerdict{ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
+            : ExerciseVerdict{
+                  ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
     Say(request, "exercise " + ex.id + ": " + verdict.status);
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {

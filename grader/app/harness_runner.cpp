@@ -38,8 +38,8 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
 }
 
 std::string FindComputeSanitizer() {
-  for (const char* dir : {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer",
-                          "/opt/cuda/bin", "/usr/bin"}) {
+  for (const char* dir :
+       {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer", "/opt/cuda/bin", "/usr/bin"}) {
     const std::string candidate = std::string(dir) + "/compute-sanitizer";
     if (fs::exists(candidate)) return candidate;
   }
@@ -83,10 +83,14 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
       sets.push_back({{"A", stem + ".A.f32"}, {"B", stem + ".B.f32"}});
       outputs.push_back(stem + ".C.f32");
     }
-    request["timing"] = {{"m", t.shape.m},           {"n", t.shape.n},
-                         {"k", t.shape.k},           {"input_sets", sets},
-                         {"outputs", outputs},       {"min_reps", t.reps.min},
-                         {"max_reps", t.reps.max},   {"max_seconds", t.reps.max_seconds},
+    request["timing"] = {{"m", t.shape.m},
+                         {"n", t.shape.n},
+                         {"k", t.shape.k},
+                         {"input_sets", sets},
+                         {"outputs", outputs},
+                         {"min_reps", t.reps.min},
+                         {"max_reps", t.reps.max},
+                         {"max_seconds", t.reps.max_seconds},
                          {"target_spread", t.reps.target_spread}};
   }
   if (!written) return written;
@@ -106,9 +110,15 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   const std::vector<std::string> harness = {executable, dir + "request.json",
                                             dir + "response.jsonl"};
   if (!options.sanitizer_tool.empty()) {
-    cmd.argv = {FindComputeSanitizer(), "--tool", options.sanitizer_tool,
-                "--log-file", dir + "sanitizer.log", "--print-limit", "10",
-                "--error-exitcode", std::to_string(kEmuFaultExitCode)};
+    cmd.argv = {FindComputeSanitizer(),
+                "--tool",
+                options.sanitizer_tool,
+                "--log-file",
+                dir + "sanitizer.log",
+                "--print-limit",
+                "10",
+                "--error-exitcode",
+                std::to_string(kEmuFaultExitCode)};
     if (options.sanitizer_tool == "racecheck") {
       cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
     }
@@ -224,8 +234,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   if (run.timing && TextField(*run.timing, "status") == "ok" && options.timing != nullptr) {
     const Shape& s = options.timing->shape;
     for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
-      run.timing_outputs.push_back(ReadOutput(dir, "t" + std::to_string(i) + ".C.f32",
-                                              static_cast<std::size_t>(s.m * s.k)));
+      run.timing_outputs.push_back(
+          ReadOutput(dir, "t" + std::to_string(i) + ".C.f32", static_cast<std::size_t>(s.m * s.k)));
   }
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");

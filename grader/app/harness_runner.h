@@ -4,11 +4,10 @@
 // Nothing here judges a result.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "lab_spec.h"
 #include "process.h"
@@ -34,11 +33,11 @@ inline constexpr long long kHarnessDeviceMemoryBytes = 2LL << 30;
 
 struct HarnessOptions {
   std::string exercise;
-  bool exact_layout = false;    // each matrix in its own allocation (for memory checkers)
-  std::string emu_order;        // CPU backend: forward | reverse | random:SEED; empty: default
-  std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
-  std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
-  bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
+  bool exact_layout = false;      // each matrix in its own allocation (for memory checkers)
+  std::string emu_order;          // CPU backend: forward | reverse | random:SEED; empty: default
+  std::string emu_kernels_json;   // CPU backend: the resource report for the occupancy API
+  std::string sanitizer_tool;     // GPU backend: memcheck | racecheck; empty: none
+  bool thread_sanitizer = false;  // CPU backend: a --tsan build, whose reports are collected
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
@@ -71,19 +70,19 @@ struct CaseRun {
   std::string error;
   std::string detail;
   std::vector<float> C;
-  std::vector<LaunchInfo> launches;  // what the student's code launched, in order
+  std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
 };
 
 struct HarnessRun {
   ProcessResult process;
-  bool done = false;         // the harness reached its end
-  std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
-  nlohmann::json device;     // the "device" line
+  bool done = false;          // the harness reached its end
+  std::string harness_error;  // the kit's own set-up failed (bad request, unreadable file)
+  nlohmann::json device;      // the "device" line
   std::vector<CaseRun> cases;
   std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
-  std::string sanitizer_log;  // compute-sanitizer's or ThreadSanitizer's own report
-  std::optional<nlohmann::json> timing;         // the "timing" line
+  std::string sanitizer_log;             // compute-sanitizer's or ThreadSanitizer's own report
+  std::optional<nlohmann::json> timing;  // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
   std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe
 };

@@ -73,7 +73,8 @@ bool LooksTransposed(const CheckResult& check);
 std::optional<double> ConstantFactor(const CheckResult& check);
 
 // The usual cause of one case's wrong values (the first of the patterns above that fits), or "".
-std::string ValueCause(const CheckResult& check, int64_t tile, const DiagnosisOptions& options = {});
+std::string ValueCause(const CheckResult& check, int64_t tile,
+                       const DiagnosisOptions& options = {});
 
 // --- Patterns across the cases of one exercise ---
 

@@ -292,8 +292,7 @@ TEST(Diagnosis, OrderDifferenceWithinRoundingIsSummationOrder) {
   EXPECT_EQ(ClassifyOrderDifference(std::nanf(""), 12.345678f, 12.3456785, 1e-5),
             OrderCause::kMissingBarrier);
   EXPECT_NE(OrderCauseText(OrderCause::kSummationOrder).find("atomicAdd"), std::string::npos);
-  EXPECT_NE(OrderCauseText(OrderCause::kMissingBarrier).find("__syncthreads()"),
-            std::string::npos);
+  EXPECT_NE(OrderCauseText(OrderCause::kMissingBarrier).find("__syncthreads()"), std::string::npos);
 }
 
 }  // namespace

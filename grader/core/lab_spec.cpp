@@ -40,10 +40,10 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
 }
 
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
-  MapView m(c, n, path,
-            {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
-             "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block",
-             "reads_constant"});
+  MapView m(
+      c, n, path,
+      {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
+       "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block", "reads_constant"});
   if (!m.valid()) return std::nullopt;
   Technique t;
   m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);

@@ -273,10 +273,11 @@ TEST(LabSpec, QueryExerciseKeysAreChecked) {
 }
 
 TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
-  Result<LabSpec> r = ParseLabSpec(Edit(
-      "technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
-      "technique: {max_static_shared_bytes: 0, dynamic_shared_bytes_per_thread: 8, "
-      "single_block: false, reads_constant: true}\n    params: [{block_side: 4}, {block_side: 32}]"));
+  Result<LabSpec> r = ParseLabSpec(
+      Edit("technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
+           "technique: {max_static_shared_bytes: 0, dynamic_shared_bytes_per_thread: 8, "
+           "single_block: false, reads_constant: true}\n    params: [{block_side: 4}, {block_side: "
+           "32}]"));
   ASSERT_TRUE(r.ok()) << r.error();
   const Exercise& e = r->exercises[1];
   ASSERT_EQ(e.params.size(), 2u);
@@ -284,8 +285,9 @@ TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
   EXPECT_EQ(e.technique->dynamic_shared_bytes_per_thread, 8);
   EXPECT_EQ(e.technique->single_block, false);
   EXPECT_EQ(e.technique->reads_constant, true);
-  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
-            "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
+  EXPECT_EQ(
+      ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
+      "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
 }
 
 TEST(LabSpec, SpeedExerciseIsNotAQuery) {

@@ -112,8 +112,7 @@ TEST_P(StudentCorpus, GetsTheRightVerdictAndCause) {
     problems.push_back("no result for " + c.exercise);
   } else {
     const std::string status = ToString(seen->status);
-    if (status != want.status)
-      problems.push_back("status " + status + ", expected " + want.status);
+    if (status != want.status) problems.push_back("status " + status + ", expected " + want.status);
     if (!want.cause.empty() && FirstLine(seen->message).find(want.cause) == std::string::npos)
       problems.push_back("expected '" + want.cause + "' on the message's first line");
     for (const std::string& m : want.message)
@@ -125,8 +124,8 @@ TEST_P(StudentCorpus, GetsTheRightVerdictAndCause) {
   for (const std::string& p : problems) all += "\n  - " + p;
   const std::string message = seen == nullptr ? "" : seen->message;
   // One line per case, for counting right verdicts and right first-line causes over the corpus.
-  std::cout << "[ VERDICT  ] " << c.name << ": "
-            << (problems.empty() ? "right" : "WRONG") << " (" << want.status << ")\n";
+  std::cout << "[ VERDICT  ] " << c.name << ": " << (problems.empty() ? "right" : "WRONG") << " ("
+            << want.status << ")\n";
   if (!message.empty()) std::cout << "[ MESSAGE  ] " << message << "\n";
   if (want.known_failure.empty()) {
     EXPECT_TRUE(problems.empty()) << c.name << ":" << all << "\nmessage:\n" << message;

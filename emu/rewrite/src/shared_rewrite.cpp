@@ -151,7 +151,8 @@ struct Declarator {
 
 // The names of the parameters of the function whose body holds tokens[at], or none at namespace
 // scope. Parameters are never constant expressions, whatever their type says.
-std::vector<std::string_view> enclosing_parameters(const Tokens& t, const std::vector<bool>& ns_scope,
+std::vector<std::string_view> enclosing_parameters(const Tokens& t,
+                                                   const std::vector<bool>& ns_scope,
                                                    std::size_t at) {
   // Going outwards, the first enclosing `{` that itself sits at namespace scope opens the body
   // of the function (a member function's body is not found: its class is no namespace).
@@ -288,9 +289,9 @@ class SharedPass {
       // nvcc refuses a run-time size with these words; g++ would instead name the emulator's
       // block_shared<...> template. The rewrite cannot evaluate every bound, so it looks for the
       // sure signs only: the index variables and the function's parameters.
-      if (!d.is_extern && !runtime_bound_name(t_, parts[p], depths[p],
-                                              enclosing_parameters(t_, ns_scope_, d.first))
-                               .empty())
+      if (!d.is_extern &&
+          !runtime_bound_name(t_, parts[p], depths[p], enclosing_parameters(t_, ns_scope_, d.first))
+               .empty())
         return kVariableLengthArray;
       out->push_back(
           {std::string(t_[parts[p][name]].text), spell(t_, d.is_extern ? base : type), unsized});

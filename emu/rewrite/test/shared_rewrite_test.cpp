@@ -7,8 +7,8 @@
 namespace emu::rewrite {
 namespace {
 
-using testing::rewritten;
 using testing::errors_of;
+using testing::rewritten;
 using testing::warnings_of;
 
 struct SharedCase {
@@ -122,24 +122,27 @@ TEST(SharedRewriteNamespaceScope, NotInsideClassesOrFunctions) {
 // nvcc: "a variable length array cannot have static storage duration". Before, g++ spoke of the
 // emulator's block_shared<...> template instead.
 TEST(SharedRewriteErrors, RuntimeSizeFromBlockDimIsNvccsError) {
-  const char* src = "# 1 \"matmul.cu\"\n__global__ void k(float* p) {\n"
-                    "  __shared__ float s[blockDim.y][blockDim.x];\n}\n";
+  const char* src =
+      "# 1 \"matmul.cu\"\n__global__ void k(float* p) {\n"
+      "  __shared__ float s[blockDim.y][blockDim.x];\n}\n";
   EXPECT_EQ(errors_of(src),
             "matmul.cu:3: error: a variable length array cannot have static storage duration\n");
 }
 
 TEST(SharedRewriteErrors, RuntimeSizeFromAParameterIsNvccsError) {
-  const char* src = "void f(const float* a, int tile_width) {\n  if (a) {\n"
-                    "    __shared__ float s[tile_width * tile_width];\n  }\n}\n";
+  const char* src =
+      "void f(const float* a, int tile_width) {\n  if (a) {\n"
+      "    __shared__ float s[tile_width * tile_width];\n  }\n}\n";
   EXPECT_EQ(errors_of(src),
             "<input>:3: error: a variable length array cannot have static storage duration\n");
 }
 
 TEST(SharedRewriteErrors, ConstantSizesAreNoError) {
-  const char* src = "namespace lab { constexpr int W = 16; }\n"
-                    "template <int T> __global__ void k(float* p, int n) {\n"
-                    "  __shared__ float a[T][T + 1]; __shared__ float b[lab::W][sizeof(n)];\n"
-                    "  __shared__ float c[16 * 2];\n}\n";
+  const char* src =
+      "namespace lab { constexpr int W = 16; }\n"
+      "template <int T> __global__ void k(float* p, int n) {\n"
+      "  __shared__ float a[T][T + 1]; __shared__ float b[lab::W][sizeof(n)];\n"
+      "  __shared__ float c[16 * 2];\n}\n";
   EXPECT_EQ(errors_of(src), "");
   EXPECT_EQ(warnings_of(src), "");
 }
