@@ -154,6 +154,24 @@ std::vector<CaseSummary> CaseSummaries(ToleranceModel model, const HarnessRun& r
   return summaries;
 }
 
+// When case `i` has nothing written, another failing case may show more: a guard that skips row 0
+// leaves a 1 x 1 C empty, which alone looks like a kernel never launched. The first other failing
+// case with some elements written and a recognised pattern gives the cause; else `fallback`.
+std::string CauseInAnotherCase(const GradeEnv& env, const Exercise& ex, ToleranceModel model,
+                               const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                               std::size_t i, const std::string& fallback) {
+  DiagnosisOptions options;
+  options.kernel = !ex.kernel.empty();
+  for (std::size_t j = 0; j < cases.size() && j < run.cases.size(); ++j) {
+    if (j == i || !run.cases[j].reported || run.cases[j].status != "ok") continue;
+    const auto check = CheckProduct(model, cases[j].shape, cases[j].A, cases[j].B, run.cases[j].C);
+    if (!check.ok() || check->passed() || NothingWritten(*check)) continue;
+    const std::string cause = ValueCause(*check, env.spec.tile, options);
+    if (!cause.empty()) return "in " + CaseName(cases[j]) + ": " + cause;
+  }
+  return fallback;
+}
+
 // Case `i`'s values against the model, or "" when they are right. The first line names the
 // cause: a pattern across the cases (wrong only when n is not a multiple of TILE...), else one
 // in this case's values, else how many elements are wrong.
@@ -177,12 +195,14 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   const std::string across = flavour == Flavour::kDefault
                                  ? CauseAcrossCases(CaseSummaries(model, run, cases), env.spec.tile)
                                  : "";
-  const std::string headline = !across.empty() ? across : !d.cause.empty() ? d.cause : d.summary;
+  const std::string cause =
+      NothingWritten(*check) ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause) : d.cause;
+  const std::string headline = !across.empty() ? across : !cause.empty() ? cause : d.summary;
   // The details open with the summary: not twice when it is the headline.
   const std::string details =
       headline == d.summary ? d.details.substr(d.summary.size() + 1) : d.details;
   std::string text = "wrong result in " + CaseName(c) + build + ": " + headline + "\n" + details;
-  if (!across.empty() && !d.cause.empty()) text += d.cause + "\n";
+  if (!across.empty() && !cause.empty()) text += cause + "\n";
   return text;
 }
 
