@@ -126,7 +126,7 @@ TEST(SharedRewriteErrors, RuntimeSizeFromBlockDimIsNvccsError) {
       "# 1 \"matmul.cu\"\n__global__ void k(float* p) {\n"
       "  __shared__ float s[blockDim.y][blockDim.x];\n}\n";
   EXPECT_EQ(errors_of(src),
-            "matmul.cu:3: error: a variable length array cannot have static storage duration\n");
+            "matmul.cu:2: error: a variable length array cannot have static storage duration\n");
 }
 
 TEST(SharedRewriteErrors, RuntimeSizeFromAParameterIsNvccsError) {
