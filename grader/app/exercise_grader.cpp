@@ -7,13 +7,13 @@
 #include <iterator>
 #include <sstream>
 
+#include "case_diagnostic.h"
 #include "combined_run.h"
 #include "cuda_arch.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
 #include "query_grader.h"
-#include "report_lines.h"
 #include "tolerance.h"
 #include "transfer_check.h"
 #include "tsan_report.h"
@@ -70,21 +70,6 @@ std::string DeviceMemoryRefusal(const std::string& output) {
   if (at == std::string::npos || output.find(" refused: ", at) == std::string::npos) return "";
   const auto end = output.find(']', at);
   return "\n" + output.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
-}
-
-// The CPU backend's diagnostic about case `r`, or null: for a case that never reported (the
-// process died), the last one written (a fault is written, then the process exits); for a case
-// that reported a failure, the first about a kernel this case launched. Before, the run's first
-// diagnostic went with any failing case, even one from another case's kernel.
-const nlohmann::json* EmuDiagnosticFor(const HarnessRun& run, const CaseRun& r) {
-  if (run.emu_diagnostics.empty()) return nullptr;
-  if (!r.reported) return &run.emu_diagnostics.back();
-  for (const nlohmann::json& d : run.emu_diagnostics) {
-    const std::string kernel = TextField(d, "kernel");
-    for (const LaunchInfo& l : r.launches)
-      if (!kernel.empty() && l.kernel == kernel) return &d;
-  }
-  return nullptr;
 }
 
 // What went wrong in case `i` before its values could be looked at, or "" when it ran cleanly.
