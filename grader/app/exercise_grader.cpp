@@ -152,7 +152,7 @@ std::string CauseInAnotherCase(const GradeEnv& env, const Exercise& ex, Toleranc
     const auto check = CheckProduct(model, cases[j].shape, cases[j].A, cases[j].B, run.cases[j].C);
     if (!check.ok() || check->passed() || NothingWritten(*check)) continue;
     const std::string cause = ValueCause(*check, env.spec.tile, options);
-    if (!cause.empty()) return "in " + CaseName(cases[j]) + ": " + cause;
+    if (!cause.empty()) return CaseName(cases[j]) + " shows more: " + cause;
   }
   return fallback;
 }

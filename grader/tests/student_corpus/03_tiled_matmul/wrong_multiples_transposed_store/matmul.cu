@@ -1,4 +1,4 @@
-// Multiples exercise: stores C[col][row].
+// Multiples exercise: stores C column-major (C[col * m + row]), as in Fortran or cuBLAS.
 #include "matmul_lab.cuh"
 __global__ void mt(const float* A, const float* B, float* C, int m, int n, int k) {
   __shared__ float As[TILE][TILE], Bs[TILE][TILE];
@@ -11,7 +11,7 @@ __global__ void mt(const float* A, const float* B, float* C, int m, int n, int k
     for (int i = 0; i < TILE; i++) s += As[ty][i] * Bs[i][tx];
     __syncthreads();
   }
-  C[c * k + r] = s;
+  C[c * m + r] = s;  // column-major C: element (r, c) at c * m + r
 }
 
 void matmul_tiled(const float* A, const float* B, float* C, int m, int n, int k) {
