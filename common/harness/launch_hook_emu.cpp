@@ -54,9 +54,8 @@ void NotePlannedLaunch(const emu::detail::LaunchRequest& request) {
 extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   labkit::LaunchRecord record;
   Dl_info info{};
-  record.kernel = dladdr(request.kernel, &info) != 0 && info.dli_sname != nullptr
-                      ? info.dli_sname
-                      : "?";
+  record.kernel =
+      dladdr(request.kernel, &info) != 0 && info.dli_sname != nullptr ? info.dli_sname : "?";
   record.function = request.kernel;
   record.grid[0] = request.grid.x, record.grid[1] = request.grid.y, record.grid[2] = request.grid.z;
   record.block[0] = request.block.x, record.block[1] = request.block.y,

@@ -69,7 +69,7 @@ struct CaseOutcome {
   std::string status = "ok";
   std::string error;          // e.g. cudaErrorIllegalAddress
   std::string detail;
-  std::vector<LaunchRecord> launches;  // what the student's function launched
+  std::vector<LaunchRecord> launches;     // what the student's function launched
   std::vector<TransferRecord> transfers;  // what it copied, and host-visible memory it set up
 };
 

@@ -1,12 +1,12 @@
 #include "diagnostics_text.h"
 
-#include "report_lines.h"
-#include "resource_report.h"
-
 #include <cstdlib>
 #include <memory>
 #include <regex>
 #include <sstream>
+
+#include "report_lines.h"
+#include "resource_report.h"
 
 namespace labkit {
 using nlohmann::json;
@@ -26,7 +26,8 @@ std::string Text(const json& d, const char* key, const char* fallback = "") {
   return value.empty() ? fallback : value;
 }
 
-std::string SourceLine(const std::string& executable, const std::string& pc, ProcessRunner* runner) {
+std::string SourceLine(const std::string& executable, const std::string& pc,
+                       ProcessRunner* runner) {
   if (runner == nullptr || executable.empty() || pc.empty()) return "";
   Command cmd;
   cmd.argv = {"addr2line", "-e", executable, "-C", "-f", "-i", pc};
@@ -45,33 +46,62 @@ std::string SourceLine(const std::string& executable, const std::string& pc, Pro
 
 }  // namespace
 
+std::string MatricesOfSize(long long bytes, const Shape& shape, bool write) {
+  struct Matrix {
+    const char* name;
+    int64_t rows, cols;
+  };
+  const Matrix matrices[] = {
+      {"A", shape.m, shape.n}, {"B", shape.n, shape.k}, {"C", shape.m, shape.k}};
+  auto text = [](const Matrix& x) {
+    return std::string(x.name) + " (" + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
+           ")";
+  };
+  const long long float_bytes = 4;
+  if (write && matrices[2].rows * matrices[2].cols * float_bytes == bytes) return text(matrices[2]);
+  std::string names;
+  for (const Matrix& x : matrices)
+    if (x.rows * x.cols * float_bytes == bytes) names += (names.empty() ? "" : " or ") + text(x);
+  return names;
+}
 
 std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
-                                  ProcessRunner* runner) {
+                                  ProcessRunner* runner, const Shape* shape) {
   const std::string kind = Text(d, "kind");
   const std::string kernel = d.contains("kernel") ? DemangleSymbol(Text(d, "kernel")) : "";
-  const std::string where =
-      (kernel.empty() ? "" : " in " + kernel) +
-      (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
-      (d.contains("block") ? " of block " + Triple(d["block"]) : "");
+  const std::string where = (kernel.empty() ? "" : " in " + kernel) +
+                            (d.contains("thread") ? ", thread " + Triple(d["thread"]) : "") +
+                            (d.contains("block") ? " of block " + Triple(d["block"]) : "");
   const std::string line = SourceLine(executable, Text(d, "pc"), runner);
   const std::string at = line.empty() ? "" : " at " + line;
 
   if (kind == "out_of_bounds") {
     const long long size = IntegerField(d, "buffer_bytes", -1);
     const long long offset = IntegerField(d, "offset", -1);
-    std::string what = "an out-of-bounds " + Text(d, "access", "access") + where + at;
+    const std::string access = Text(d, "access", "access");
+    const bool write = access == "write";
+    std::string what = "an out-of-bounds " + access + where + at;
     if (size >= 0 && offset >= 0) {
-      what += ": " + std::to_string(offset - size) + " byte(s) past the end of a " +
-              std::to_string(size) + "-byte device buffer";
+      const std::string matrix = shape != nullptr ? MatricesOfSize(size, *shape, write) : "";
+      what += ": " + std::to_string(offset - size) + " byte(s) past the end of " +
+              (matrix.empty() ? "a " + std::to_string(size) + "-byte device buffer"
+                              : matrix + ", " + std::to_string(size) + " bytes");
     }
+    // The advice follows the access: a write past the end is the store into C, a read one of
+    // the loads of A or B.
+    if (write)
+      return what +
+             ". Usual cause: a store into C without a bounds check; guard it with "
+             "if (row < m && col < k), and let every thread still reach the barriers.";
     return what +
            ". Usual cause: a load of A or B without a bounds check, e.g. a tile load in the last "
            "partial tile; guard the loads (store 0 instead), not only the store into C.";
   }
   if (kind == "invalid_address") {
-    return "a " + Text(d, "access", "memory access") + " of an address that is not in "
-           "any device buffer" + where + at +
+    return "a " + Text(d, "access", "memory access") +
+           " of an address that is not in "
+           "any device buffer" +
+           where + at +
            ": far outside A, B and C (or before their start). Usual cause: an index computed "
            "wrongly (row and column swapped, a missing bounds check, a negative index).";
   }
@@ -133,8 +163,8 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
             "overwriting it)."
           : "an access outside device memory: usually a load of A or B, or the store into C, "
             "without a bounds check.";
-  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" +
-         kept + "Usual cause: " + cause;
+  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" + kept +
+         "Usual cause: " + cause;
 }
 
 std::string DescribeDeath(const ProcessResult& p) {

@@ -2,19 +2,25 @@
 // process that died) into a message for the student: what happened, where, and the usual cause.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "lab_spec.h"
 #include "process.h"
 
 namespace labkit {
 
 // One CPU-backend diagnostic line (docs/DESIGN.md) as a sentence. `executable` is used to turn
-// the faulting address into a source line (addr2line); pass "" to skip that.
+// the faulting address into a source line (addr2line); pass "" to skip that. `shape`, the case's
+// m x n x k when known, names the buffer of an out-of-bounds access (A, B or C).
 std::string DescribeEmuDiagnostic(const nlohmann::json& diagnostic, const std::string& executable,
-                                  ProcessRunner* runner);
+                                  ProcessRunner* runner, const Shape* shape = nullptr);
+
+// The matrices of an m x n x k product that are `bytes` long, for a message: "C (29 x 29)",
+// "A (29 x 29) or B (29 x 29)"; a write names C alone when C fits (A and B are inputs). "" when
+// none is that long.
+std::string MatricesOfSize(long long bytes, const Shape& shape, bool write);
 
 // The errors compute-sanitizer found, or "" when it found none. Keeps the tool's own lines
 // (kernel, source line, thread, block, address) and adds the usual cause.

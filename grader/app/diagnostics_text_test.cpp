@@ -17,6 +17,32 @@ TEST(DiagnosticsText, OutOfBoundsReadNamesKernelThreadAndDistance) {
             "store into C.");
 }
 
+// Before, a write past the end of C got the advice about unguarded loads of A or B, and the buffer
+// was "a 6656-byte device buffer".
+TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
+  const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "write",
+      "buffer_bytes": 6656, "offset": 6656, "kernel": "_Z1kPKfS0_Pfiii",
+      "block": [0, 1, 0], "thread": [0, 0, 0]})");
+  const Shape shape{13, 5, 128};
+  EXPECT_EQ(DescribeEmuDiagnostic(d, "", nullptr, &shape),
+            "an out-of-bounds write in k(float const*, float const*, float*, int, int, int), "
+            "thread (0,0,0) of block (0,1,0): 0 byte(s) past the end of C (13 x 128), 6656 bytes. "
+            "Usual cause: a store into C without a bounds check; guard it with "
+            "if (row < m && col < k), and let every thread still reach the barriers.");
+}
+
+TEST(DiagnosticsText, MatricesOfSizeNamesEveryCandidate) {
+  const Shape square{29, 29, 29};
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false),
+            "A (29 x 29) or B (29 x 29) or C (29 x 29)");
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, true), "C (29 x 29)");
+  const Shape tall{128, 13, 64};
+  EXPECT_EQ(MatricesOfSize(128 * 13 * 4, tall, false), "A (128 x 13)");
+  EXPECT_EQ(MatricesOfSize(13 * 64 * 4, tall, false), "B (13 x 64)");
+  EXPECT_EQ(MatricesOfSize(128 * 64 * 4, tall, true), "C (128 x 64)");
+  EXPECT_EQ(MatricesOfSize(12, tall, false), "");
+}
+
 TEST(DiagnosticsText, DivergentBarrierSaysWhatToDo) {
   const auto d = nlohmann::json::parse(
       R"({"kind": "divergent_barrier", "kernel": "k", "block": [0, 0, 0], "detail": "x"})");
@@ -60,9 +86,9 @@ TEST(DiagnosticsText, InvalidAddressIsExplained) {
   const auto d = nlohmann::json::parse(
       R"({"kind": "invalid_address", "access": "write", "kernel": "_Z9far_storePf"})");
   const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
-  EXPECT_EQ(text.rfind("a write of an address that is not in any device buffer in far_store(float*)",
-                       0),
-            0u)
+  EXPECT_EQ(
+      text.rfind("a write of an address that is not in any device buffer in far_store(float*)", 0),
+      0u)
       << text;
 }
 
@@ -81,8 +107,9 @@ TEST(DiagnosticsText, DeathByTheMemoryLimit) {
   ProcessResult p;
   p.started = true;
   p.signal = 9;
-  p.output = "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
-             "stopped by the kernel]\n";
+  p.output =
+      "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
+      "stopped by the kernel]\n";
   EXPECT_EQ(DescribeDeath(p),
             "it used more than the memory limit of 8192 MiB and was stopped by the kernel: it "
             "allocated far more host memory than a matrix product needs (a leak in a loop?)");

@@ -1,21 +1,24 @@
 #include "exercise_grader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <sstream>
 
+#include "case_diagnostic.h"
 #include "combined_run.h"
+#include "cuda_arch.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
 #include "measured_technique.h"
 #include "query_grader.h"
+#include "tolerance.h"
 #include "transfer_check.h"
 #include "tsan_report.h"
-#include "tolerance.h"
 
 namespace labkit {
 
@@ -105,9 +108,10 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
     status = "grader_error";  // the kit could not start its own program: not the student's doing
     return "the grader could not start the harness: " + run.process.start_error;
   }
+  const nlohmann::json* diagnostic = EmuDiagnosticFor(run, r);
   if (!r.reported) {
-    if (!run.emu_diagnostics.empty())
-      return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) +
+    if (diagnostic != nullptr)
+      return DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) +
              " (while running " + name + ")";
     status = run.process.timed_out ? "timeout" : "crashed";
     return "while running " + name + ", " + DescribeDeath(run.process);
@@ -119,16 +123,17 @@ std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<M
            "saw; it cannot repeat this.";
   // The CPU backend says why a launch failed (a barrier only some threads reach, a host pointer):
   // more use to a student than the bare error code the runtime returned.
-  if (r.status != "ok" && !run.emu_diagnostics.empty())
-    return DescribeEmuDiagnostic(run.emu_diagnostics.front(), executable, &env.runner) + " (in " +
+  if (r.status != "ok" && diagnostic != nullptr)
+    return DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) + " (in " +
            name + ")";
   if (r.status == "cuda_error") {
     const std::string config = BadLaunchConfiguration(r);
     if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
     std::string cause;
     if (r.error == "cudaErrorMemoryAllocation")
-      cause = " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
-              "without its cudaFree), or far more of it than the matrices need.";
+      cause =
+          " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
+          "without its cudaFree), or far more of it than the matrices need.";
     else if (r.error == "cudaErrorIllegalAddress" || r.error == "cudaErrorInvalidAddressSpace")
       cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
     else if (r.error == "cudaErrorLaunchFailure")
@@ -161,9 +166,44 @@ std::string HostValuesHint(const CaseRun& r) {
          "CPU, or kept from an earlier call) do not fit them: compute C in your kernels.\n";
 }
 
-// Case `i`'s values against the model, or "" when they are right.
-std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flavour,
-                         const HarnessRun& run, const MatrixCase& c, std::size_t i) {
+// Which cases of a run passed, for the hints across cases (CauseAcrossCases); the cases that did
+// not run cleanly are left out, since their values say nothing.
+std::vector<CaseSummary> CaseSummaries(ToleranceModel model, const HarnessRun& run,
+                                       const std::vector<MatrixCase>& cases) {
+  std::vector<CaseSummary> summaries;
+  for (std::size_t i = 0; i < cases.size() && i < run.cases.size(); ++i) {
+    if (!run.cases[i].reported || run.cases[i].status != "ok") continue;
+    const auto check = CheckProduct(model, cases[i].shape, cases[i].A, cases[i].B, run.cases[i].C);
+    if (check.ok()) summaries.push_back({cases[i].shape, check->passed(), false});
+  }
+  return summaries;
+}
+
+// When case `i` has nothing written, another failing case may show more: a guard that skips row 0
+// leaves a 1 x 1 C empty, which alone looks like a kernel never launched. The first other failing
+// case with some elements written and a recognised pattern gives the cause; else `fallback`.
+std::string CauseInAnotherCase(const GradeEnv& env, const Exercise& ex, ToleranceModel model,
+                               const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                               std::size_t i, const std::string& fallback) {
+  DiagnosisOptions options;
+  options.kernel = !ex.kernel.empty();
+  for (std::size_t j = 0; j < cases.size() && j < run.cases.size(); ++j) {
+    if (j == i || !run.cases[j].reported || run.cases[j].status != "ok") continue;
+    const auto check = CheckProduct(model, cases[j].shape, cases[j].A, cases[j].B, run.cases[j].C);
+    if (!check.ok() || check->passed() || NothingWritten(*check)) continue;
+    const std::string cause = ValueCause(*check, env.spec.tile, options);
+    if (!cause.empty()) return CaseName(cases[j]) + " shows more: " + cause;
+  }
+  return fallback;
+}
+
+// Case `i`'s values against the model, or "" when they are right. The first line names the
+// cause: a pattern across the cases (wrong only when n is not a multiple of TILE...), else one
+// in this case's values, else how many elements are wrong.
+std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel model,
+                         Flavour flavour, const HarnessRun& run,
+                         const std::vector<MatrixCase>& cases, std::size_t i) {
+  const MatrixCase& c = cases[i];
   auto check = CheckProduct(model, c.shape, c.A, c.B, run.cases[i].C);
   if (!check.ok()) return "in " + CaseName(c) + ": " + check.error();
   if (check->passed()) return "";
@@ -172,18 +212,40 @@ std::string ValueFailure(const GradeEnv& env, ToleranceModel model, Flavour flav
           ? ""
           : " (in the build with fused multiply-add off, which must match the sequential float "
             "sum bit for bit: keep the inner index ascending and accumulate in one float)";
-  return "wrong result in " + CaseName(c) + build + ":\n" + HostValuesHint(run.cases[i]) +
-         Diagnose(*check, c.A, c.B, env.spec.tile).text;
+  DiagnosisOptions options;
+  options.kernel = !ex.kernel.empty();
+  const Diagnosis d = Diagnose(*check, c.A, c.B, env.spec.tile, options);
+  // Across cases only in the default build: without fused multiply-add, any sum taken in another
+  // order is wrong, whatever the shape.
+  const std::string across = flavour == Flavour::kDefault
+                                 ? CauseAcrossCases(CaseSummaries(model, run, cases), env.spec.tile)
+                                 : "";
+  const std::string cause =
+      NothingWritten(*check) ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause) : d.cause;
+  // Values the host made explain everything else: they belong to other inputs.
+  std::string host = HostValuesHint(run.cases[i]);
+  if (!host.empty()) host.pop_back();
+  const std::string headline = !host.empty()     ? host
+                               : !across.empty() ? across
+                               : !cause.empty()  ? cause
+                                                 : d.summary;
+  // The details open with the summary: not twice when it is the headline.
+  const std::string details =
+      headline == d.summary ? d.details.substr(d.summary.size() + 1) : d.details;
+  std::string text = "wrong result in " + CaseName(c) + build + ": " + headline + "\n" + details;
+  if (!across.empty() && !cause.empty()) text += cause + "\n";
+  return text;
 }
 
 // The first problem over all cases, in case order; "" when every case ran and is right.
-std::string FirstFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
-                         ToleranceModel model, Flavour flavour, const std::string& executable,
-                         std::string& status, bool& values_wrong) {
+std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+                         const std::vector<MatrixCase>& cases, ToleranceModel model,
+                         Flavour flavour, const std::string& executable, std::string& status,
+                         bool& values_wrong) {
   values_wrong = false;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::string failure = RunFailure(env, run, cases, i, executable, status);
-    if (failure.empty()) failure = ValueFailure(env, model, flavour, run, cases[i], i);
+    if (failure.empty()) failure = ValueFailure(env, ex, model, flavour, run, cases, i);
     if (failure.empty()) continue;
     values_wrong = run.cases[i].status == "ok";
     return failure + DeviceMemoryRefusal(run.process.output);
@@ -195,11 +257,31 @@ std::string FirstFailure(GradeEnv& env, const HarnessRun& run, const std::vector
   return "";
 }
 
+// What the runs in other thread orders found: nothing, a failure of another kind (a fault, a
+// barrier only some threads reach), or an element that changed, and why (OrderCause).
+struct OrderFinding {
+  enum class Kind { kNone, kOtherFailure, kOrderDependent } kind = Kind::kNone;
+  std::string message;
+};
+
+// The exact product at C(row, col) and its forward-error bound, for telling a summation-order
+// difference from a race.
+std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, int64_t col) {
+  double sum = 0, abs_sum = 0;
+  for (int64_t i = 0; i < c.shape.n; ++i) {
+    const double term = static_cast<double>(c.A[row * c.shape.n + i]) * c.B[i * c.shape.k + col];
+    sum += term;
+    abs_sum += std::fabs(term);
+  }
+  return {sum, ForwardErrorBound(c.shape.n, abs_sum)};
+}
+
 // CPU backend: the same build run with other thread orders between barriers must give the same
-// bits. A difference means threads read shared memory before (or after) it was meant to be.
-std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                         const HarnessRun& forward, const std::string& executable,
-                         const std::string& dir, std::string& status) {
+// bits. A difference means threads read shared memory before (or after) it was meant to be, or
+// several threads add into one element in an order that is not fixed.
+OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                          const HarnessRun& forward, const std::string& executable,
+                          const std::string& dir, std::string& status) {
   const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
   for (const std::string& order : orders) {
     HarnessOptions options;
@@ -212,28 +294,33 @@ std::string OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     const HarnessRun run = RunHarness(
         env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
     bool values_wrong = false;
-    const std::string failure = FirstFailure(env, run, cases, env.spec.tolerance.model,
+    const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                              Flavour::kDefault, executable, status, values_wrong);
     if (!failure.empty() && !values_wrong)
-      return "with threads run in " + order + " order: " + failure;
+      return {OrderFinding::Kind::kOtherFailure,
+              "with threads run in " + order + " order: " + failure};
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& a = forward.cases[i].C;
       const auto& b = run.cases[i].C;
       for (std::size_t e = 0; e < a.size() && e < b.size(); ++e) {
         if (std::memcmp(&a[e], &b[e], sizeof(float)) == 0) continue;
+        const int64_t row = static_cast<int64_t>(e) / cases[i].shape.k;
+        const int64_t col = static_cast<int64_t>(e) % cases[i].shape.k;
+        const auto [reference, bound] = ReferenceAndBound(cases[i], row, col);
+        // FormatNumber prints as many digits as tell two floats apart: with six, both values of
+        // a summation-order difference read the same.
         std::ostringstream msg;
         msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
-            << ", C at row " << e / cases[i].shape.k << ", column " << e % cases[i].shape.k
-            << " is " << a[e] << " when a block's threads run first to last between barriers, but "
-            << b[e] << " in " << order
-            << " order. A missing __syncthreads()? Threads must wait after filling shared memory "
-               "and again before overwriting it.";
+            << ", C at row " << row << ", column " << col << " is " << FormatNumber(a[e])
+            << " when a block's threads run first to last between barriers, but "
+            << FormatNumber(b[e]) << " in " << order << " order. "
+            << OrderCauseText(ClassifyOrderDifference(a[e], b[e], reference, bound));
         status = "failed";
-        return msg.str();
+        return {OrderFinding::Kind::kOrderDependent, msg.str()};
       }
     }
   }
-  return "";
+  return {};
 }
 
 // CPU backend, --tsan: the ThreadSanitizer build on the small cases; "" when it found no race.
@@ -264,9 +351,8 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
   options.emu_kernels_json = env.kernels_json;
   options.timeout_seconds = 300;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
-  const std::string races =
-      DescribeDataRaces(ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files),
-                        env.src_dir);
+  const std::string races = DescribeDataRaces(
+      ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files), env.src_dir);
   if (!races.empty()) return races;
   if (!run.process.started || (!run.done && run.harness_error.empty()))
     return note("the program did not run to its end under it (" + run.process.Describe() + ")");
@@ -274,27 +360,34 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
 }
 
 // CPU backend: a result that depends on the thread order, and with --tsan the racing lines.
-std::string CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+// `race` says which of the two was found (the message may also be another kind of failure).
+struct RaceFinding {
+  std::string message;
+  bool race = false;
+};
+
+RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
                            const HarnessRun& forward, const std::string& executable,
                            const std::string& dir, std::string& status,
                            std::vector<std::string>* notes) {
-  std::string order = OrderFailure(env, ex, cases, forward, executable, dir, status);
-  const bool order_dependent = order.find("depends on the order") != std::string::npos;
+  OrderFinding order = OrderFailure(env, ex, cases, forward, executable, dir, status);
+  const bool order_dependent = order.kind == OrderFinding::Kind::kOrderDependent;
   if (!env.thread_sanitizer) {
     if (order_dependent)
-      order += " (labgrade check with --tsan names the two lines that race.)";
-    return order;
+      order.message += " (labgrade check with --tsan names the two lines that race.)";
+    return {order.message, order_dependent};
   }
-  if (!order.empty() && !order_dependent) return order;  // it failed another way first
+  if (order.kind == OrderFinding::Kind::kOtherFailure) return {order.message, false};
   const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
-  if (races.empty()) return order;
+  if (races.empty()) return {order.message, order_dependent};
   status = "failed";
-  return order.empty() ? races : order + "\n\n" + races;
+  return {order.message.empty() ? races : order.message + "\n\n" + races, true};
 }
 
 // Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
 // expose a missing barrier, and racecheck's cost grows with every thread.
-std::vector<MatrixCase> SanitizerCases(const std::string& tool, const std::vector<MatrixCase>& cases) {
+std::vector<MatrixCase> SanitizerCases(const std::string& tool,
+                                       const std::vector<MatrixCase>& cases) {
   if (tool != "racecheck") return cases;
   std::vector<MatrixCase> small;
   for (const MatrixCase& c : cases)
@@ -329,9 +422,10 @@ std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std
 }
 
 // GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                             const std::string& executable, const std::string& dir,
-                             std::string& status, const std::vector<std::string>& tools) {
+std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
+                             const std::vector<MatrixCase>& cases, const std::string& executable,
+                             const std::string& dir, std::string& status,
+                             const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
     const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool,
                                       SanitizerOptions(ex.id, tool, Replayed(ex)),
@@ -350,14 +444,13 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
     std::string ptx;
     for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
          ++i) {
-      const std::string arch = env.manifest.cuda_architectures.substr(0, 2);
       const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
       Command cmd;
       cmd.argv = {env.manifest.nvcc,
                   "-ptx",
                   "-std=c++17",
                   "-O3",
-                  "-arch=compute_" + (arch.size() == 2 ? arch : std::string("90")),
+                  ResolveCudaArch(env.manifest.cuda_architectures).compute_flag,
                   "-I" + env.manifest.LabDir(env.spec.id),
                   env.src_dir + "/" + env.spec.student_files[i],
                   "-o",
@@ -443,7 +536,7 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
   std::string status;
   bool values_wrong = false;
-  const std::string failure = FirstFailure(env, run, cases, env.spec.tolerance.model,
+  const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                            Flavour::kDefault, build.executable, status, values_wrong);
   if (!failure.empty())
     return "in the build in which the grader counts memory accesses: " + failure;
@@ -460,7 +553,7 @@ bool ChecksDeclarations(const Technique& t) {
 // that exists but is never called, or work done on the CPU, earns nothing here.
 std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
                              const std::string& dir, const HarnessRun& run,
-                             std::vector<std::string>& notes) {
+                             std::vector<std::string>& notes, bool& unchecked) {
   if (ex.kernel.empty()) return "";  // a host-side exercise
   const std::string host_work = HostTransferFailure(ex.function, run.cases);
   if (!host_work.empty()) return host_work;
@@ -482,6 +575,7 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
     const std::set<std::string>* readers = ConstantReaders(env, why_not);
     if (readers == nullptr) {
       notes.push_back("constant memory use not checked: " + why_not);
+      unchecked = true;
     } else if (std::none_of(launched.begin(), launched.end(),
                             [&](const std::string& k) { return readers->count(k) > 0; })) {
       return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
@@ -501,6 +595,7 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
   if (!ChecksDeclarations(declared)) return "";
   if (!env.resources) {
     notes.push_back("technique not checked: " + env.resources_error);
+    unchecked = true;
     return "";
   }
   std::string first_failure;
@@ -558,12 +653,9 @@ std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
                                   const std::string& executable, const std::string& dir) {
   std::string status;
   if (env.backend == Backend::kCpu) {
-    const std::string race =
+    const RaceFinding race =
         CpuRaceFailure(env, ex, cases, forward, executable, dir, status, nullptr);
-    return race.find("depends on the order") != std::string::npos ||
-                   race.find("ThreadSanitizer found") != std::string::npos
-               ? race
-               : "";
+    return race.race ? race.message : "";
   }
   return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
 }
@@ -621,8 +713,8 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   const std::string& executable = env.builds.at(flavour).executable;
   std::string status;
   bool values_wrong = false;
-  const std::string failure = FirstFailure(env, harness_run, r.cases, model, flavour, executable,
-                                           status, values_wrong);
+  const std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour,
+                                           executable, status, values_wrong);
   if (failure.empty()) return std::nullopt;
   if (diagnose_races && values_wrong) {
     const std::string race =
@@ -705,9 +797,9 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   const std::string& executable = env.builds.at(Flavour::kDefault).executable;
   for (MatmulRun* r : StillOpen(runs)) {
     std::string status;
-    const std::string failure =
+    const RaceFinding failure =
         CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
-    if (!failure.empty()) r->verdict = Verdict(*r->ex, status, failure);
+    if (!failure.message.empty()) r->verdict = Verdict(*r->ex, status, failure.message);
   }
 }
 
@@ -716,7 +808,8 @@ void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
     ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
     verdict.notes = r->notes;
     const std::string technique =
-        TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, verdict.notes);
+        TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, verdict.notes,
+                         verdict.unchecked);
     r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
   }
 }
@@ -749,7 +842,8 @@ ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs
     if (r.ex != &ex) continue;
     verdict = *r.verdict;
     if (!verdict.passed()) {
-      if (!ex.params.empty()) verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
+      if (!ex.params.empty())
+        verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
       return verdict;
     }
     ++set;

@@ -29,9 +29,9 @@ struct GradeEnv {
   uint64_t seed;
   std::string work_dir;
   std::map<Flavour, BuildOutcome> builds;
-  std::string kernels_json;                // CPU backend: resource report file for the emulator
-  std::optional<ResourceReport> resources; // from nvcc, when it was available
-  std::string resources_error;             // why `resources` is missing
+  std::string kernels_json;                 // CPU backend: resource report file for the emulator
+  std::optional<ResourceReport> resources;  // from nvcc, when it was available
+  std::string resources_error;              // why `resources` is missing
   std::vector<Dataset> datasets;
   class ReferenceTimingCache* reference_cache = nullptr;  // shared across a batch; may be null
   // The submission's folder. Only needed for `technique.reads_constant` (its PTX is read); when
@@ -54,8 +54,10 @@ struct ExerciseVerdict {
   std::string id;
   // passed | failed | compile_error | crashed | timeout | technique | grader_error
   std::string status;
-  std::string message;  // for the student; empty when passed
+  std::string message;             // for the student; empty when passed
   std::vector<std::string> notes;  // checks that could not run here, said plainly
+  // A check that decides points (the technique) could not run here: a pass is not final.
+  bool unchecked = false;
   bool passed() const { return status == "passed"; }
 };
 

@@ -7,11 +7,11 @@
 
 #include "datasets.h"
 #include "exercise_grader.h"
+#include "report_lines.h"
 #include "resource_report.h"
 #include "scoring.h"
 #include "speed_grader.h"
 #include "submission_build.h"
-#include "report_lines.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -69,14 +69,15 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
   options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-  return DeviceFrom(RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {})
-                        .device);
+  return DeviceFrom(
+      RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
 }
 
 ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
   ExerciseOutcome outcome;
   outcome.id = v.id;
   outcome.notes = v.notes;
+  outcome.unchecked = v.unchecked;
   if (v.status == "technique") {
     outcome.flavours = {{"default", GradeStatus::kPassed, ""}, {"nofma", GradeStatus::kPassed, ""}};
     outcome.technique_failure = v.message;
@@ -118,7 +119,11 @@ std::string ValidUtf8(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    const int length = c < 0x80           ? 1
+                       : (c >> 5) == 0x6  ? 2
+                       : (c >> 4) == 0xE  ? 3
+                       : (c >> 3) == 0x1E ? 4
+                                          : 0;
     bool ok = length > 0 && i + length <= text.size();
     for (int k = 1; ok && k < length; ++k)
       ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
@@ -144,6 +149,17 @@ void MakeTextValid(GradeResult& result) {
 
 }  // namespace
 
+std::string SubmissionFolder(const std::string& dir) {
+  fs::path path = fs::absolute(dir).lexically_normal();
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path())
+    path = path.parent_path();
+  return path.string();
+}
+
+std::string SubmissionNameOf(const std::string& dir) {
+  return fs::path(SubmissionFolder(dir)).filename().string();
+}
+
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
                             const GradeRequest& request) {
   const auto started = std::chrono::steady_clock::now();
@@ -167,15 +183,16 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   builder.set_check_symbols(request.check_symbols);
   env.builder = &builder;
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
-    const BuildOutcome* first = flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
+    const BuildOutcome* first =
+        flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
     if (first != nullptr && first->timed_out) {
       env.builds[flavour] = *first;  // a compile-time bomb costs one compile limit, not three
       continue;
     }
     Say(request, std::string("building (") + ToString(flavour) + " flavour)");
-    env.builds[flavour] = builder.Build(request.src_dir,
-                                        request.work_dir + "/build_" + ToString(flavour),
-                                        request.backend, flavour);
+    env.builds[flavour] =
+        builder.Build(request.src_dir, request.work_dir + "/build_" + ToString(flavour),
+                      request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
   }
   if (request.thread_sanitizer && request.backend == Backend::kCpu &&
@@ -203,7 +220,8 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     const ExerciseVerdict verdict =
         grader_fault.empty()
             ? verdicts[i]
-            : ExerciseVerdict{ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
+            : ExerciseVerdict{
+                  ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
     Say(request, "exercise " + ex.id + ": " + verdict.status);
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {

@@ -31,6 +31,11 @@ struct GradeRequest {
   class ReferenceTimingCache* reference_cache = nullptr;
 };
 
+// The absolute, normal form of a submission folder given on the command line, without a trailing
+// slash, and the name reports give it: "class/ana/" is "ana", not "".
+std::string SubmissionFolder(const std::string& dir);
+std::string SubmissionNameOf(const std::string& dir);
+
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
                             const GradeRequest& request);
 

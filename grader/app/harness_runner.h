@@ -4,11 +4,10 @@
 // Nothing here judges a result.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "lab_spec.h"
 #include "process.h"
@@ -91,7 +90,7 @@ struct CaseRun {
   std::string error;
   std::string detail;
   std::vector<float> C;
-  std::vector<LaunchInfo> launches;  // what the student's code launched, in order
+  std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
 };
 
@@ -104,8 +103,8 @@ struct HarnessRun {
   nlohmann::json device;     // the "device" line
   std::vector<CaseRun> cases;
   std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
-  std::string sanitizer_log;  // compute-sanitizer's or ThreadSanitizer's own report
-  std::optional<nlohmann::json> timing;         // the "timing" line
+  std::string sanitizer_log;             // compute-sanitizer's or ThreadSanitizer's own report
+  std::optional<nlohmann::json> timing;  // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
   std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe
 };

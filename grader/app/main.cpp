@@ -9,8 +9,8 @@
 
 #include "batch.h"
 #include "cli.h"
-#include "gradescope_bundle.h"
 #include "grade.h"
+#include "gradescope_bundle.h"
 #include "lab_spec.h"
 #include "manifest.h"
 #include "report.h"
@@ -72,7 +72,7 @@ bool RequirementMet(Requirement require, const LabSpec& spec, const GradeResult&
     if (item.status == GradeStatus::kGraderError) return false;
     const bool passed = item.status == GradeStatus::kPassed;
     const bool given = ex != nullptr && ex->given;
-    if (require == Requirement::kFull && !passed) return false;
+    if (require == Requirement::kFull && (!passed || item.unchecked)) return false;
     if (require == Requirement::kGivenOnly && passed != given) return false;
   }
   if (result.speed && result.speed->status == GradeStatus::kGraderError) return false;
@@ -92,15 +92,14 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
     std::cerr << "labgrade: the submission folder " << request.src_dir << " does not exist\n";
     return kExitMissing;
   }
-  request.src_dir = fs::absolute(request.src_dir).lexically_normal().string();
-  request.submission_name = fs::path(request.src_dir).filename().string();
-  if (int status = ChooseBackend(manifest, options.backend, request.backend);
-      status != kExitGraded)
+  request.src_dir = SubmissionFolder(request.src_dir);
+  request.submission_name = SubmissionNameOf(request.src_dir);
+  if (int status = ChooseBackend(manifest, options.backend, request.backend); status != kExitGraded)
     return status;
   request.seed = options.seed ? *options.seed : std::random_device{}();
   std::cerr << "labgrade: grading " << request.src_dir << " for lab " << spec.id << " on the "
-            << ToString(request.backend) << " backend, seed " << request.seed
-            << " (--seed " << request.seed << " reproduces these inputs)\n";
+            << ToString(request.backend) << " backend, seed " << request.seed << " (--seed "
+            << request.seed << " reproduces these inputs)\n";
 
   const bool own_work_dir = options.work_dir.empty();
   if (own_work_dir) {
@@ -131,11 +130,12 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
   terminal.color = options.color;
   terminal.unicode = options.color;
   std::cout << FormatTerminal(result, terminal);
-  if (!options.json_path.empty()) std::ofstream(options.json_path) << ToJson(result).dump(2) << "\n";
+  if (!options.json_path.empty())
+    std::ofstream(options.json_path) << ToJson(result).dump(2) << "\n";
   if (!options.gradescope_dir.empty()) {
     fs::create_directories(options.gradescope_dir);
-    std::ofstream(fs::path(options.gradescope_dir) / "results.json") << ToGradescope(result).dump(2)
-                                                                    << "\n";
+    std::ofstream(fs::path(options.gradescope_dir) / "results.json")
+        << ToGradescope(result).dump(2) << "\n";
   }
   return RequirementMet(options.require, spec, result) ? kExitGraded : kExitRequirementNotMet;
 }
@@ -146,13 +146,13 @@ int Grade(const Manifest& manifest, const BatchCommand& command) {
   BatchOptions options;
   options.submissions_dir = command.submissions;
   options.out_dir = fs::absolute(command.out).string();
-  options.jobs = command.jobs > 0 ? command.jobs
-                                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.jobs = command.jobs > 0
+                     ? command.jobs
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.regrade_all = command.regrade_all;
   options.regrade = command.regrade;
   options.progress_bar = isatty(STDERR_FILENO) != 0;
-  if (int status = ChooseBackend(manifest, command.backend, options.backend);
-      status != kExitGraded)
+  if (int status = ChooseBackend(manifest, command.backend, options.backend); status != kExitGraded)
     return status;
   options.seed = command.seed ? *command.seed : std::random_device{}();
   std::cerr << "labgrade: grading " << command.submissions << " for lab " << spec.id << " on the "

@@ -594,9 +594,8 @@ void SandboxedProcessRunner::Init() {
     enforced_.push_back(
         "process count (RLIMIT_NPROC: " +
         (policy_.user_process_limit > 0 ? std::to_string(policy_.user_process_limit)
-         : users_.ok                    ? std::to_string(policy_.max_tasks) + " for the command's user"
-                                        : "the user's count at the start + " +
-                                              std::to_string(policy_.max_tasks)) +
+         : users_.ok ? std::to_string(policy_.max_tasks) + " for the command's user"
+                     : "the user's count at the start + " + std::to_string(policy_.max_tasks)) +
         "; counted over all of the user's processes)");
   } else if (policy_.max_tasks > 0) {
     not_enforced_.push_back(

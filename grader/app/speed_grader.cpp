@@ -2,8 +2,8 @@
 
 #include "diagnostics_text.h"
 #include "inputs.h"
-#include "tolerance.h"
 #include "report_lines.h"
+#include "tolerance.h"
 
 namespace labkit {
 namespace {

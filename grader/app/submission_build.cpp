@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "cuda_arch.h"
 #include "link_wraps.h"
 #include "student_image.h"
 #include "symbol_policy.h"
@@ -48,22 +49,16 @@ void AddWraps(std::vector<std::string>& cmd, const char* const (&symbols)[N], bo
 }  // namespace
 
 std::string SubmissionBuilder::GpuArchFlag() const {
-  const std::string arch = manifest_.cuda_architectures;
-  if (arch == "native" || arch == "all" || arch == "all-major") return "-arch=" + arch;
-  // CMake's list may hold several ("80;90") or suffixes ("90-real"): the first one is the target.
-  std::string first = arch.substr(0, arch.find(';'));
-  first = first.substr(0, first.find('-'));
-  return "-arch=sm_" + first;
+  return ResolveCudaArch(manifest_.cuda_architectures).sm_flag;
 }
 
 std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& source,
                                                            const std::string& object,
-                                                           Backend backend,
-                                                           Flavour flavour) const {
+                                                           Backend backend, Flavour flavour) const {
   const std::string lab_include = "-I" + manifest_.LabDir(spec_.id);
   if (backend == Backend::kGpu) {
-    std::vector<std::string> cmd = {manifest_.nvcc, "-c", "-std=c++17", "-O3", "-lineinfo",
-                                    GpuArchFlag(), lab_include, "-o", object, source};
+    std::vector<std::string> cmd = {manifest_.nvcc, "-c",        "-std=c++17", "-O3",  "-lineinfo",
+                                    GpuArchFlag(),  lab_include, "-o",         object, source};
     if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
     // ptxas's resource report of the kernels that really run, read by the technique checks: one
     // nvcc run fewer per submission than compiling again for it.
@@ -71,7 +66,7 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
     return cmd;
   }
   std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
-                                  lab_include, "-c", source, "-o", object};
+                                  lab_include,       "-c",          source,       "-o",  object};
   if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 2, "-ffp-contract=off");
   // -O1: ThreadSanitizer's reports then name the lines as written.
   if (flavour == Flavour::kThreadSanitizer) cmd.insert(cmd.end(), {"-fsanitize=thread", "-O1"});
@@ -147,9 +142,9 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
     if (!fs::is_regular_file(source))
-      return Failure("missing_file", "the submission has no " + file + " (looked for " + source +
-                                         "); every lab needs the files listed in lab.yaml: " +
-                                         file);
+      return Failure("missing_file",
+                     "the submission has no " + file + " (looked for " + source +
+                         "); every lab needs the files listed in lab.yaml: " + file);
     const std::string object = work_dir + "/" + Basename(file) + ".o";
     Command compile;
     compile.argv = CompileCommand(source, object, backend, flavour);
@@ -160,8 +155,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       std::string why = r.timed_out ? "the compiler did not finish within " +
                                           std::to_string(int(compile.timeout_seconds)) + " s"
                                     : "it does not compile";
-      BuildOutcome failed = Failure("compile", file + ": " + why + " (" + ToString(flavour) +
-                                                   " build):\n" + CappedOutput(r));
+      BuildOutcome failed = Failure(
+          "compile", file + ": " + why + " (" + ToString(flavour) + " build):\n" + CappedOutput(r));
       failed.timed_out = r.timed_out;
       return failed;
     }
@@ -177,7 +172,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   out.executable = work_dir + "/harness";
   Command link;
   link.argv = LinkCommand(objects, out.executable, backend);
-  if (flavour == Flavour::kThreadSanitizer) link.argv.insert(link.argv.begin() + 1, "-fsanitize=thread");
+  if (flavour == Flavour::kThreadSanitizer)
+    link.argv.insert(link.argv.begin() + 1, "-fsanitize=thread");
   link.timeout_seconds = 120;
   link.output_limit = 64 * 1024;
   const ProcessResult r = runner_.Run(link);
@@ -197,15 +193,17 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
 
 std::string SubmissionBuilder::ResourceReportText(const std::string& src_dir, std::string& error) {
   if (manifest_.nvcc.empty()) {
-    error = "nvcc is not installed here, so kernel resources (shared memory, registers) cannot be read";
+    error =
+        "nvcc is not installed here, so kernel resources (shared memory, registers) cannot be read";
     return "";
   }
   std::string text;
   for (const std::string& file : spec_.student_files) {
     Command cmd;
     // The modelled GPU's architecture on the CPU backend, the build's own on the GPU backend.
-    cmd.argv = {manifest_.nvcc, "-c", "-std=c++17", "-O3", GpuArchFlag(), "-Xptxas", "-v",
-                "-I" + manifest_.LabDir(spec_.id), src_dir + "/" + file, "-o", "/dev/null"};
+    cmd.argv = {manifest_.nvcc,       "-c",      "-std=c++17", "-O3",
+                GpuArchFlag(),        "-Xptxas", "-v",         "-I" + manifest_.LabDir(spec_.id),
+                src_dir + "/" + file, "-o",      "/dev/null"};
     cmd.timeout_seconds = spec_.limits.compile_seconds > 0 ? spec_.limits.compile_seconds : 120;
     const ProcessResult r = runner_.Run(cmd);
     if (!r.Succeeded()) {

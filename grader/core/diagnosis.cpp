@@ -100,6 +100,31 @@ bool SomeElementsUnwritten(const CheckResult& check) {
   return check.mismatches > 0 && check.poison == check.mismatches && check.poison < check.checked;
 }
 
+bool UnwrittenOnlyPastFullTiles(const CheckResult& check, int64_t tile) {
+  const Shape& s = check.shape;
+  const int64_t full_m = s.m / tile * tile, full_k = s.k / tile * tile;
+  if (check.poison == 0 || tile <= 0) return false;
+  for (int64_t r = 0; r < full_m; ++r)
+    for (int64_t c = 0; c < full_k; ++c)
+      if (check.state(r, c) == ElementState::kPoison) return false;
+  return true;
+}
+
+bool FirstRowOrColumnUnwritten(const CheckResult& check) {
+  const Shape& s = check.shape;
+  if (check.poison == 0 || check.poison == check.checked) return false;
+  // Unwritten at the edge while its neighbour one step in was written: a grid too small leaves
+  // whole bands unwritten instead, neighbours included.
+  auto written = [&](int64_t r, int64_t c) { return check.state(r, c) != ElementState::kPoison; };
+  for (int64_t c = 0; c < s.k && s.m > 1; ++c)
+    if (!written(0, c) && written(1, c)) return true;
+  for (int64_t r = 0; r < s.m && s.k > 1; ++r)
+    if (!written(r, 0) && written(r, 1)) return true;
+  return false;
+}
+
+bool NonFiniteWritten(const CheckResult& check) { return check.non_finite > 0; }
+
 bool OnlyPartialTilesWrong(const CheckResult& check, int64_t tile) {
   const Shape& s = check.shape;
   const int64_t full_m = s.m / tile * tile, full_k = s.k / tile * tile;
@@ -185,6 +210,42 @@ std::string CauseAcrossCases(const std::vector<CaseSummary>& cases, int64_t tile
   return "";
 }
 
+// The usual cause of one case's wrong values: the first pattern that fits, in this order (the
+// more direct evidence first). Each pattern is tested on its own in diagnosis_test.cpp.
+std::string ValueCause(const CheckResult& check, int64_t tile, const DiagnosisOptions& options) {
+  if (check.mismatches == 0) return "";
+  if (NothingWritten(check))
+    return options.kernel
+               ? "Nothing was written to C: was the kernel launched, with the right grid?"
+               : "Nothing was written to C: does your function store every element, "
+                 "C[row * k + col] = sum?";
+  if (SomeElementsUnwritten(check)) {
+    if (FirstRowOrColumnUnwritten(check))
+      return "Part of C was never written, starting at row 0 or column 0: does a condition skip "
+             "index 0 (row > 0 instead of row >= 0), or is an index shifted by one?";
+    if (tile > 0 && UnwrittenOnlyPastFullTiles(check, tile))
+      return "Part of C was never written: is the grid large enough to cover all of C (round "
+             "up: (m + TILE - 1) / TILE blocks)?";
+    return "Part of C was never written, inside the area the grid covers: which threads skip "
+           "their store into C? Check the condition around the store.";
+  }
+  if (NonFiniteWritten(check))
+    return "NaN or Inf was written into C: a sum that took in a value never set (a shared-memory "
+           "tile element that no thread stored, e.g. past the edge of A or B where 0 belongs) or "
+           "a division by zero?";
+  // Before the transposition test: on a square C, a wrong last tile row and column is symmetric.
+  if (tile > 0 && OnlyPartialTilesWrong(check, tile))
+    return "Only the last, partial tiles are wrong: boundary check, and partial tiles "
+           "zero-filled?";
+  if (LooksTransposed(check))
+    return "The result looks transposed: are the row and column indices swapped somewhere?";
+  if (auto f = ConstantFactor(check))
+    return "Every wrong value is " + FormatNumber(*f) +
+           " times the expected one: is something accumulated twice, or an accumulator not "
+           "reset to 0?";
+  return "";
+}
+
 Diagnosis Diagnose(const CheckResult& check_in, const std::vector<float>& a,
                    const std::vector<float>& b, int64_t tile, const DiagnosisOptions& options) {
   const CheckResult check = WithValues(check_in, a, b);
@@ -197,34 +258,34 @@ Diagnosis Diagnose(const CheckResult& check_in, const std::vector<float>& a,
     d.examples.push_back(DescribeMismatch(check.first[i], check.model));
   if (tile > 0) d.tile_map = TileMap(check, tile, options.max_tiles);
 
-  if (check.mismatches == 0) {
-    d.cause = "";
-  } else if (NothingWritten(check)) {
-    d.cause = "Nothing was written to C: was the kernel launched, with the right grid?";
-  } else if (tile > 0 && SomeElementsUnwritten(check)) {
-    d.cause =
-        "Part of C was never written: is the grid large enough to cover all of C (round "
-        "up: (m + TILE - 1) / TILE blocks)?";
-  } else if (tile > 0 && OnlyPartialTilesWrong(check, tile)) {
-    // Before the transposition test: on a square C, a wrong last tile row and column is symmetric.
-    d.cause =
-        "Only the last, partial tiles are wrong: boundary check, and partial tiles "
-        "zero-filled?";
-  } else if (LooksTransposed(check)) {
-    d.cause = "The result looks transposed: are the row and column indices swapped somewhere?";
-  } else if (auto f = ConstantFactor(check)) {
-    d.cause = "Every wrong value is " + FormatNumber(*f) +
-              " times the expected one: is something accumulated twice, or an accumulator not "
-              "reset to 0?";
-  }
-
-  d.text = d.summary + "\n";
-  for (const std::string& e : d.examples) d.text += "  " + e + "\n";
+  d.cause = ValueCause(check, tile, options);
+  d.details = d.summary + "\n";
+  for (const std::string& e : d.examples) d.details += "  " + e + "\n";
   if (check.mismatches > static_cast<int64_t>(d.examples.size()) && !d.examples.empty())
-    d.text += "  ...\n";
-  d.text += d.tile_map;
+    d.details += "  ...\n";
+  d.details += d.tile_map;
+  d.text = d.details;
   if (!d.cause.empty()) d.text += d.cause + "\n";
   return d;
+}
+
+OrderCause ClassifyOrderDifference(float first, float second, double reference, double bound) {
+  auto close = [&](float x) { return std::isfinite(x) && std::fabs(x - reference) <= bound; };
+  return close(first) && close(second) ? OrderCause::kSummationOrder : OrderCause::kMissingBarrier;
+}
+
+std::string OrderCauseText(OrderCause cause) {
+  switch (cause) {
+    case OrderCause::kSummationOrder:
+      return "Both are the right sum within rounding, added in another order: do several threads "
+             "add into one element of C (atomicAdd, split-k)? Their order is not fixed, so the "
+             "bits are not either; give each element of C to one thread, summing i = 0, 1, ..., "
+             "n - 1 in order.";
+    case OrderCause::kMissingBarrier:
+      break;
+  }
+  return "A missing __syncthreads()? Threads must wait after filling shared memory and again "
+         "before overwriting it.";
 }
 
 }  // namespace labkit

@@ -18,6 +18,7 @@ namespace labkit {
 struct DiagnosisOptions {
   size_t examples = 3;     // wrong elements quoted
   int64_t max_tiles = 32;  // tile map is cropped to max_tiles x max_tiles
+  bool kernel = true;      // false: the exercise is a host function (lab 01's `host`)
 };
 
 struct Diagnosis {
@@ -25,6 +26,7 @@ struct Diagnosis {
   std::vector<std::string> examples;  // "expected 12.5 at row 17, column 3, got 0.0"
   std::string tile_map;               // several lines; empty when C is a single tile
   std::string cause;                  // "" when no pattern is recognised
+  std::string details;                // summary, examples and tile map (no cause)
   std::string text;                   // all of the above, for the student
 };
 
@@ -52,6 +54,14 @@ std::string TileMap(const CheckResult& check, int64_t tile, int64_t max_tiles = 
 bool NothingWritten(const CheckResult& check);
 // Every wrong element holds the fill value, but some elements were written.
 bool SomeElementsUnwritten(const CheckResult& check);
+// Every unwritten element lies past the last full tile row or column: what a grid rounded down
+// leaves (needs SomeElementsUnwritten).
+bool UnwrittenOnlyPastFullTiles(const CheckResult& check, int64_t tile);
+// An element of row 0 (column 0) was never written while the one below (beside) it was: a guard
+// or an index off by one at the low edge.
+bool FirstRowOrColumnUnwritten(const CheckResult& check);
+// NaN or Inf written into C (not the fill value: the element was stored).
+bool NonFiniteWritten(const CheckResult& check);
 // Only the last, partial tile row (m % tile != 0) and/or tile column (k % tile != 0) is wrong,
 // and C has at least one full tile that is right.
 bool OnlyPartialTilesWrong(const CheckResult& check, int64_t tile);
@@ -61,6 +71,10 @@ bool LooksTransposed(const CheckResult& check);
 // Every wrong element is the same multiple f of its expected value (f != 1, at least 4 of them);
 // returns f.
 std::optional<double> ConstantFactor(const CheckResult& check);
+
+// The usual cause of one case's wrong values (the first of the patterns above that fits), or "".
+std::string ValueCause(const CheckResult& check, int64_t tile,
+                       const DiagnosisOptions& options = {});
 
 // --- Patterns across the cases of one exercise ---
 
@@ -72,5 +86,23 @@ struct CaseSummary {
 
 // The race / tile-loop / inner-partial-tile / boundary hints, or "" when none fits.
 std::string CauseAcrossCases(const std::vector<CaseSummary>& cases, int64_t tile);
+
+// --- An element that changed with the order in which a block's threads ran ---
+
+enum class OrderCause {
+  // A value far from the product (or not finite): threads read shared memory before it was
+  // written or after it was overwritten.
+  kMissingBarrier,
+  // Both values within the forward-error bound of the product: the same terms added in another
+  // order, as when several threads add into one element (atomicAdd, split-k). No barrier fixes it.
+  kSummationOrder,
+};
+
+// `first`, `second`: the element in two thread orders; `reference` and `bound`: the exact product
+// and its forward-error bound (tolerance.h).
+OrderCause ClassifyOrderDifference(float first, float second, double reference, double bound);
+
+// The usual cause of an order difference, worded for the student.
+std::string OrderCauseText(OrderCause cause);
 
 }  // namespace labkit

@@ -100,6 +100,52 @@ TEST(Diagnosis, GridTooSmall) {
             "(m + TILE - 1) / TILE blocks)?");
 }
 
+TEST(Diagnosis, HostFunctionThatWroteNothingIsNotAskedAboutAKernel) {
+  const Case c({4, 3, 4});
+  const CheckResult r = c.Check(std::vector<float>(16, kPoison));
+  DiagnosisOptions host;
+  host.kernel = false;
+  EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16, host).cause,
+            "Nothing was written to C: does your function store every element, "
+            "C[row * k + col] = sum?");
+}
+
+// A guard `row > 0`: row 0 is unwritten, everything else right. Before, the hint spoke of the
+// grid's size, which covers C here.
+TEST(Diagnosis, FirstRowUnwrittenIsAnOffByOneNotTheGrid) {
+  const Case c({29, 5, 29});
+  std::vector<float> got = c.right;
+  for (int64_t col = 0; col < 29; ++col) c.at(got, 0, col) = kPoison;
+  const CheckResult r = c.Check(got);
+  EXPECT_TRUE(FirstRowOrColumnUnwritten(r));
+  EXPECT_FALSE(UnwrittenOnlyPastFullTiles(r, 16));
+  EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16).cause,
+            "Part of C was never written, starting at row 0 or column 0: does a condition skip "
+            "index 0 (row > 0 instead of row >= 0), or is an index shifted by one?");
+}
+
+TEST(Diagnosis, UnwrittenInsideTheGridIsAboutTheStoreCondition) {
+  const Case c({32, 5, 32});
+  std::vector<float> got = c.right;
+  c.at(got, 7, 9) = kPoison;
+  const CheckResult r = c.Check(got);
+  EXPECT_FALSE(FirstRowOrColumnUnwritten(r));
+  EXPECT_FALSE(UnwrittenOnlyPastFullTiles(r, 16));
+  EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16).cause,
+            "Part of C was never written, inside the area the grid covers: which threads skip "
+            "their store into C? Check the condition around the store.");
+}
+
+// NaN stored at one element of a C made of full tiles: before, the hint spoke of partial tiles.
+TEST(Diagnosis, NaNWrittenIsAboutAValueNeverSet) {
+  const Case c({32, 5, 32});
+  std::vector<float> got = c.right;
+  c.at(got, 3, 5) = std::nanf("");
+  const CheckResult r = c.Check(got);
+  EXPECT_TRUE(NonFiniteWritten(r));
+  EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16).cause.rfind("NaN or Inf was written into C", 0), 0u);
+}
+
 TEST(Diagnosis, OnlyPartialTilesWrong) {
   const Case c({40, 7, 29});
   std::vector<float> got = c.right;
@@ -235,6 +281,18 @@ TEST(Diagnosis, AcrossCasesBoundary) {
 TEST(Diagnosis, AcrossCasesNothingWhenMixed) {
   EXPECT_EQ(CauseAcrossCases({{{16, 16, 16}, false}, {{64, 64, 64}, true}}, 16), "");
   EXPECT_EQ(CauseAcrossCases({{{16, 32, 16}, false}, {{64, 64, 64}, false}}, 16), "");  // none pass
+}
+
+TEST(Diagnosis, OrderDifferenceWithinRoundingIsSummationOrder) {
+  // A split-k kernel with atomicAdd: 12.345678 one way, 12.345679 the other, bound 1e-5.
+  EXPECT_EQ(ClassifyOrderDifference(12.345678f, 12.345679f, 12.3456785, 1e-5),
+            OrderCause::kSummationOrder);
+  EXPECT_EQ(ClassifyOrderDifference(12.345678f, 0.0f, 12.3456785, 1e-5),
+            OrderCause::kMissingBarrier);
+  EXPECT_EQ(ClassifyOrderDifference(std::nanf(""), 12.345678f, 12.3456785, 1e-5),
+            OrderCause::kMissingBarrier);
+  EXPECT_NE(OrderCauseText(OrderCause::kSummationOrder).find("atomicAdd"), std::string::npos);
+  EXPECT_NE(OrderCauseText(OrderCause::kMissingBarrier).find("__syncthreads()"), std::string::npos);
 }
 
 }  // namespace

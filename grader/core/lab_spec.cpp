@@ -367,4 +367,17 @@ Result<LabSpec> LoadLabSpec(const std::string& lab_dir) {
   return spec;
 }
 
+Result<LabSpec> OnlyExercise(const LabSpec& spec, const std::string& id) {
+  const Exercise* ex = spec.FindExercise(id);
+  if (ex == nullptr) {
+    std::string ids;
+    for (const Exercise& e : spec.exercises) ids += (ids.empty() ? "" : ", ") + e.id;
+    return MakeError("lab " + spec.id + " has no exercise '" + id + "' (it has " + ids + ")");
+  }
+  LabSpec one = spec;
+  one.exercises = {*ex};
+  if (one.speed && one.speed->exercise != id) one.speed.reset();
+  return one;
+}
+
 }  // namespace labkit

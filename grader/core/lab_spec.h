@@ -150,6 +150,11 @@ Result<LabSpec> ParseLabSpec(const std::string& yaml_text,
 // Error labels are "<lab_dir>/lab.yaml".
 Result<LabSpec> LoadLabSpec(const std::string& lab_dir);
 
+// The lab reduced to the exercise `id` (its shapes, tolerance and limits unchanged), without the
+// speed item unless it times that exercise: for grading one exercise alone (the student
+// corpus; a CLI flag could use it too). An error when the lab has no such exercise.
+Result<LabSpec> OnlyExercise(const LabSpec& spec, const std::string& id);
+
 // How an exercise's -fmad=false build is checked: exact when tolerance.nofma is exact and the
 // exercise sets exact_without_fma, the forward-error model otherwise.
 ToleranceModel NofmaModel(const LabSpec& spec, const Exercise& exercise);

@@ -91,6 +91,23 @@ TEST(LabSpec, ParsesValidLab) {
   EXPECT_EQ(NofmaModel(s, s.exercises[1]), ToleranceModel::kExact);
 }
 
+TEST(LabSpec, OnlyExerciseKeepsOneExerciseAndItsSpeedItem) {
+  Result<LabSpec> r = ParseLabSpec(kLab);
+  ASSERT_TRUE(r.ok()) << r.error();
+  Result<LabSpec> rows = OnlyExercise(*r, "rows");
+  ASSERT_TRUE(rows.ok()) << rows.error();
+  ASSERT_EQ(rows->exercises.size(), 1u);
+  EXPECT_EQ(rows->exercises[0].id, "rows");
+  EXPECT_FALSE(rows->speed.has_value());  // speed times `tiled`, which is not graded here
+  EXPECT_EQ(rows->FindShapes("any")->shapes.size(), r->FindShapes("any")->shapes.size());
+  Result<LabSpec> tiled = OnlyExercise(*r, "tiled");
+  ASSERT_TRUE(tiled.ok()) << tiled.error();
+  EXPECT_TRUE(tiled->speed.has_value());
+  Result<LabSpec> none = OnlyExercise(*r, "tilde");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error(), "lab 99_demo has no exercise 'tilde' (it has rows, tiled)");
+}
+
 TEST(LabSpec, LoadsLab03FromTheRepository) {
   Result<LabSpec> r = LoadLabSpec(LABKIT_SOURCE_DIR "/labs/03_tiled_matmul");
   ASSERT_TRUE(r.ok()) << r.error();
@@ -256,10 +273,11 @@ TEST(LabSpec, QueryExerciseKeysAreChecked) {
 }
 
 TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
-  Result<LabSpec> r = ParseLabSpec(Edit(
-      "technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
-      "technique: {max_static_shared_bytes: 0, dynamic_shared_bytes_per_thread: 8, "
-      "single_block: false, reads_constant: true}\n    params: [{block_side: 4}, {block_side: 32}]"));
+  Result<LabSpec> r = ParseLabSpec(
+      Edit("technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
+           "technique: {max_static_shared_bytes: 0, dynamic_shared_bytes_per_thread: 8, "
+           "single_block: false, reads_constant: true}\n    params: [{block_side: 4}, {block_side: "
+           "32}]"));
   ASSERT_TRUE(r.ok()) << r.error();
   const Exercise& e = r->exercises[1];
   ASSERT_EQ(e.params.size(), 2u);
@@ -267,8 +285,9 @@ TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
   EXPECT_EQ(e.technique->dynamic_shared_bytes_per_thread, 8);
   EXPECT_EQ(e.technique->single_block, false);
   EXPECT_EQ(e.technique->reads_constant, true);
-  EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
-            "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
+  EXPECT_EQ(
+      ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
+      "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
 }
 
 TEST(LabSpec, MeasuredTechnique) {

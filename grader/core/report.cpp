@@ -92,10 +92,18 @@ std::string FormatPoints(double points) {
   return s;
 }
 
+namespace {
+// A pass whose technique check could not run here is not a plain pass: the row says so.
+constexpr const char* kUncheckedSuffix = " (not final: a check could not run here, see the note)";
+constexpr const char* kUncheckedSentence =
+    "This pass is not final: a check that decides the points could not run here (see the note).";
+}  // namespace
+
 std::string FormatTerminal(const GradeResult& r, const TerminalOptions& o) {
   std::vector<Row> rows;
   for (const ExerciseResult& e : r.exercises)
-    rows.push_back({e.status, e.id, e.score, e.max_score, e.title + StatusSuffix(e.status)});
+    rows.push_back({e.status, e.id, e.score, e.max_score,
+                    e.title + StatusSuffix(e.status) + (e.unchecked ? kUncheckedSuffix : "")});
   if (r.speed)
     rows.push_back(
         {r.speed->status, "speed", r.speed->score, r.speed->max_score,
@@ -148,7 +156,8 @@ nlohmann::json ToJson(const GradeResult& r) {
                          {"score", e.score},
                          {"max_score", e.max_score},
                          {"message", e.message},
-                         {"notes", e.notes}});
+                         {"notes", e.notes},
+                         {"unchecked", e.unchecked}});
   json speed = nullptr;
   if (r.speed) {
     const SpeedResult& s = *r.speed;
@@ -230,6 +239,7 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
       x.max_score = e.at("max_score").get<double>();
       x.message = e.at("message").get<std::string>();
       x.notes = e.at("notes").get<std::vector<std::string>>();
+      x.unchecked = e.value("unchecked", false);
       x.status = status(e, where);
       r.exercises.push_back(x);
     }
@@ -268,6 +278,7 @@ nlohmann::json ToGradescope(const GradeResult& r, const GradescopeOptions& o) {
   json tests = json::array();
   for (const ExerciseResult& e : r.exercises) {
     std::string output = e.message;
+    if (e.unchecked) output += std::string(output.empty() ? "" : "\n") + kUncheckedSentence;
     for (const std::string& n : e.notes) output += (output.empty() ? "" : "\n") + ("note: " + n);
     tests.push_back({{"name", e.id + ": " + e.title},
                      {"score", e.score},

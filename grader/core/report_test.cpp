@@ -74,6 +74,25 @@ TEST(Report, Terminal) {
             "  Speed is measured on a GPU only: not measured here.\n");
 }
 
+// A pass whose technique check could not run (no nvcc) is never shown as a plain pass.
+TEST(Report, UncheckedPassIsSaidToBeNotFinal) {
+  GradeResult r = Fixed();
+  r.exercises[0].unchecked = true;
+  r.exercises[0].notes = {"technique not checked: nvcc is not installed here"};
+  const std::string text = FormatTerminal(r);
+  EXPECT_NE(text.find("PASS  tiled      30 / 30   Shared-memory tiles, sizes that are multiples of "
+                      "TILE (not final: a check could not run here, see the note)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(ToJson(r)["exercises"][0]["unchecked"], true);
+  auto back = GradeResultFromJson(ToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_TRUE(back->exercises[0].unchecked);
+  EXPECT_EQ(ToGradescope(r)["tests"][0]["output"],
+            "This pass is not final: a check that decides the points could not run here (see the "
+            "note).\nnote: technique not checked: nvcc is not installed here");
+}
+
 TEST(Report, TerminalUnicodeAndColour) {
   GradeResult r = Fixed();
   r.speed.reset();
@@ -130,7 +149,8 @@ TEST(Report, Json) {
       "notes": [],
       "score": 30.0,
       "status": "passed",
-      "title": "Shared-memory tiles, sizes that are multiples of TILE"
+      "title": "Shared-memory tiles, sizes that are multiples of TILE",
+      "unchecked": false
     },
     {
       "id": "tiled_any",
@@ -141,7 +161,8 @@ TEST(Report, Json) {
       ],
       "score": 0.0,
       "status": "failed",
-      "title": "Shared-memory tiles for any size (partial tiles zero-filled)"
+      "title": "Shared-memory tiles for any size (partial tiles zero-filled)",
+      "unchecked": false
     }
   ],
   "lab": "03_tiled_matmul",

@@ -59,6 +59,7 @@ ExerciseResult ScoreExercise(const Exercise& ex, const ExerciseOutcome* outcome)
     return r;
   }
   r.notes = outcome->notes;
+  r.unchecked = outcome->unchecked;
   const FlavourOutcome* worst = &outcome->flavours.front();
   for (const FlavourOutcome& f : outcome->flavours)
     if (Severity(f.status) > Severity(worst->status)) worst = &f;

@@ -46,6 +46,7 @@ struct ExerciseOutcome {
   std::vector<FlavourOutcome> flavours;  // both builds; an empty list scores as "not run"
   std::string technique_failure;         // "" when the technique checks held (or none apply)
   std::vector<std::string> notes;        // checks that could not run here, said plainly
+  bool unchecked = false;                // a check that decides points could not run here
 };
 
 struct SpeedMeasurement {
@@ -66,6 +67,9 @@ struct ExerciseResult {
   double max_score = 0;
   std::string message;
   std::vector<std::string> notes;
+  // Passed, but a check that decides points (the technique) could not run here: never shown or
+  // counted as a plain pass (the report says so; --require full is not met).
+  bool unchecked = false;
 };
 
 struct SpeedResult {

@@ -1,5 +1,7 @@
 // emu-rewrite IN OUT: rewrites one preprocessed translation unit for the CPU backend (rewrite.h).
-// Warnings go to stderr; the exit status is non-zero only when a file cannot be read or written.
+// Warnings go to stderr. The exit status is non-zero when a file cannot be read or written, and 1
+// when the source is not valid CUDA in a way the rewrite found (its errors, in nvcc's words, on
+// stderr): then nothing is compiled.
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -35,6 +37,8 @@ int main(int argc, char** argv) {
     return 3;
   }
   for (const auto& w : result.warnings) std::cerr << emu::rewrite::format_warning(w) << "\n";
+  for (const auto& e : result.errors) std::cerr << emu::rewrite::format_error(e) << "\n";
+  if (!result.errors.empty()) return 1;
   if (out_path == "-") {
     std::cout << result.text;
     return std::cout.flush() ? 0 : 1;

@@ -11,11 +11,26 @@ using Tokens = std::vector<Token>;
 
 bool is_name(const Token& t) { return t.kind == TokenKind::kIdentifier && !is_stop_keyword(t); }
 
-// Three adjacent copies of `c` (`<<<` or `>>>`) starting at tokens[i].
-bool is_triple(const Tokens& t, std::size_t i, char c) {
+// True when text[begin, end) is only white space, and holds no line break unless `newline_ok`.
+bool only_space(std::string_view text, std::size_t begin, std::size_t end, bool newline_ok) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const char c = text[i];
+    if (c == '\n' || c == '\r' ? !newline_ok : (c != ' ' && c != '\t' && c != '\v' && c != '\f'))
+      return false;
+  }
+  return true;
+}
+
+// `<<<` or `>>>` starting at tokens[i], spelt as nvcc accepts it. Some editors' auto-format writes
+// `k << < g, b >> > (a)`, which nvcc compiles: nvcc takes `<<` then `<` with blanks between (not a
+// line break), and `>>` then `>` with any white space between; the first two must touch (`< <<`
+// and `> >>` are errors there). Comments are blanks here already: the input is preprocessed.
+bool is_triple(const Source& src, std::size_t i, char c) {
+  const Tokens& t = src.tokens;
   const char s[2] = {c, '\0'};
   return i + 2 < t.size() && t[i].is(s) && t[i + 1].is(s) && t[i + 2].is(s) &&
-         adjacent(t[i], t[i + 1]) && adjacent(t[i + 1], t[i + 2]);
+         adjacent(t[i], t[i + 1]) &&
+         only_space(src.text, t[i + 1].end, t[i + 2].begin, /*newline_ok=*/c == '>');
 }
 
 // First token of the kernel expression that ends at tokens[last]: a (qualified, templated) name,
@@ -65,11 +80,12 @@ struct Config {
 // Scans the configuration after `<<<` (starting at tokens[first]) to the `>>>` that is followed by
 // `(`. Commas are counted outside brackets only: a template-id with a comma in the configuration
 // must be parenthesised.
-Config scan_config(const Tokens& t, std::size_t first) {
+Config scan_config(const Source& src, std::size_t first) {
+  const Tokens& t = src.tokens;
   Config c;
   bool empty = true;
   for (std::size_t i = first; i < t.size(); ++i) {
-    if (is_triple(t, i, '>') && i + 3 < t.size() && t[i + 3].is("(")) {
+    if (is_triple(src, i, '>') && i + 3 < t.size() && t[i + 3].is("(")) {
       c.close = i;
       c.count += empty ? 0 : 1;
       return c;
@@ -94,7 +110,7 @@ PassResult rewrite_launches(const Source& src) {
   const Tokens& t = src.tokens;
   for (std::size_t i = 1; i < t.size(); ++i) {
     // `operator<<<T>` (a friend template's name) has the same three characters.
-    if (!is_triple(t, i, '<') || t[i - 1].is("operator")) continue;
+    if (!is_triple(src, i, '<') || t[i - 1].is("operator")) continue;
     const std::size_t name = callee_begin(t, i - 1);
     if (name == kNoMatch) {
       r.findings.push_back(
@@ -102,7 +118,7 @@ PassResult rewrite_launches(const Source& src) {
       i += 2;
       continue;
     }
-    const Config cfg = scan_config(t, i + 3);
+    const Config cfg = scan_config(src, i + 3);
     if (cfg.close == kNoMatch || cfg.count < 2 || cfg.count > 4) {
       r.findings.push_back({t[i].begin,
                             "expected '<<<grid, block[, shared_bytes[, stream]]>>>(arguments)'; "

@@ -15,15 +15,21 @@ RewriteResult rewrite_source(std::string_view text) {
   for (const TokenizeIssue& issue : tokens.issues)
     findings.push_back({issue.offset, issue.message});
   std::vector<Edit> edits;
+  RewriteResult result;
   for (PassResult pass : {rewrite_launches(src), rewrite_shared(src)}) {
     edits.insert(edits.end(), pass.edits.begin(), pass.edits.end());
     findings.insert(findings.end(), pass.findings.begin(), pass.findings.end());
+    for (const Finding& e : pass.errors) result.errors.push_back({lines.at(e.offset), e.message});
   }
 
-  RewriteResult result;
   result.text = apply_edits(text, std::move(edits), &findings);
   for (const Finding& f : findings) result.warnings.push_back({lines.at(f.offset), f.message});
   return result;
+}
+
+std::string format_error(const Warning& w) {
+  return (w.where.file.empty() ? "<input>" : w.where.file) + ":" + std::to_string(w.where.line) +
+         ": error: " + w.message;
 }
 
 std::string format_warning(const Warning& w) {

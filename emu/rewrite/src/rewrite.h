@@ -21,12 +21,15 @@ struct Warning {
 struct RewriteResult {
   std::string text;
   std::vector<Warning> warnings;
+  std::vector<Warning> errors;  // not valid CUDA (nvcc's wording): the compile must fail
 };
 
 RewriteResult rewrite_source(std::string_view source);
 
 // `file:line: warning: message`, the form compilers and editors recognise.
 std::string format_warning(const Warning& w);
+// `file:line: error: message`, as a compiler says it.
+std::string format_error(const Warning& w);
 
 }  // namespace emu::rewrite
 

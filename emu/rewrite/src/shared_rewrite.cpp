@@ -11,6 +11,10 @@ namespace {
 using Tokens = std::vector<Token>;
 using Indices = std::vector<std::size_t>;  // token indices, in source order
 
+// nvcc's words for a __shared__ array with a run-time size (tried on nvcc 13).
+constexpr const char* kVariableLengthArray =
+    "a variable length array cannot have static storage duration";
+
 bool is_word(const Token& t) { return t.kind != TokenKind::kPunct; }
 
 bool one_of(const Token& t, std::initializer_list<std::string_view> words) {
@@ -145,6 +149,73 @@ struct Declarator {
   bool unsized = false;  // exactly `name[]`, as `extern __shared__` requires
 };
 
+// The names of the parameters of the function whose body holds tokens[at], or none at namespace
+// scope. Parameters are never constant expressions, whatever their type says.
+std::vector<std::string_view> enclosing_parameters(const Tokens& t,
+                                                   const std::vector<bool>& ns_scope,
+                                                   std::size_t at) {
+  // Going outwards, the first enclosing `{` that itself sits at namespace scope opens the body
+  // of the function (a member function's body is not found: its class is no namespace).
+  std::size_t body = kNoMatch;
+  int depth = 0;
+  for (std::size_t i = at; i-- > 0 && body == kNoMatch;) {
+    if (t[i].is("}")) ++depth;
+    if (!t[i].is("{")) continue;
+    if (depth > 0) {
+      --depth;
+    } else if (ns_scope[i]) {
+      body = i;
+    }
+  }
+  std::vector<std::string_view> names;
+  if (body == kNoMatch || body == 0 || !t[body - 1].is(")")) return names;
+  const std::size_t open = match_backward(t, body - 1);
+  if (open == kNoMatch) return names;
+  int nesting = 0;
+  std::string_view last;
+  bool in_default = false;
+  for (std::size_t i = open + 1; i < body; ++i) {
+    const bool end = i == body - 1;
+    if (!end && is_open(t[i])) ++nesting;
+    if (!end && is_close(t[i])) --nesting;
+    if (nesting == 0 && (t[i].is(",") || end)) {
+      if (!last.empty()) names.push_back(last);
+      last = {};
+      in_default = false;
+    } else if (nesting == 0 && t[i].is("=")) {
+      in_default = true;
+    } else if (nesting == 0 && !in_default && t[i].kind == TokenKind::kIdentifier &&
+               !is_type_word(t[i])) {
+      last = t[i].text;
+    }
+  }
+  return names;
+}
+
+// A name in an array bound that makes it a run-time size: the built-in index variables, or a
+// parameter of the enclosing function. Empty when every bound may be a constant expression.
+std::string_view runtime_bound_name(const Tokens& t, const Indices& part,
+                                    const std::vector<int>& depth,
+                                    const std::vector<std::string_view>& parameters) {
+  for (std::size_t k = 0; k < part.size(); ++k) {
+    const Token& tok = t[part[k]];
+    if (depth[k] == 0 || tok.kind != TokenKind::kIdentifier) continue;
+    if (one_of(tok, {"sizeof", "alignof", "decltype"}) && k + 1 < part.size() &&
+        t[part[k + 1]].is("(")) {
+      // Unevaluated: sizeof(n) is a constant even where n is not.
+      const std::size_t close = match_forward(t, part[k + 1]);
+      while (close != kNoMatch && k + 1 < part.size() && part[k + 1] <= close) ++k;
+      continue;
+    }
+    if (k > 0 && (t[part[k - 1]].is(".") || t[part[k - 1]].is("->") || t[part[k - 1]].is("::")))
+      continue;  // a member, or a name in another scope
+    if (one_of(tok, {"threadIdx", "blockIdx", "blockDim", "gridDim"})) return tok.text;
+    for (std::string_view p : parameters)
+      if (tok.text == p) return tok.text;
+  }
+  return {};
+}
+
 class SharedPass {
  public:
   explicit SharedPass(const Source& src)
@@ -157,6 +228,11 @@ class SharedPass {
       std::string error = find_declaration(t_, i, &d);
       std::vector<Declarator> decls;
       if (error.empty()) error = parse(d, &decls);
+      if (error == kVariableLengthArray) {
+        result_.errors.push_back({t_[i].begin, error});
+        i = d.semicolon;
+        continue;
+      }
       if (!error.empty()) {
         result_.findings.push_back({t_[i].begin, error + "; left unchanged"});
         continue;
@@ -210,6 +286,13 @@ class SharedPass {
       const bool unsized =
           parts[p].size() == 3 && name == 0 && t_[parts[p][1]].is("[") && t_[parts[p][2]].is("]");
       if (d.is_extern && !unsized) return "expected 'extern __shared__ T name[]'";
+      // nvcc refuses a run-time size with these words; g++ would instead name the emulator's
+      // block_shared<...> template. The rewrite cannot evaluate every bound, so it looks for the
+      // sure signs only: the index variables and the function's parameters.
+      if (!d.is_extern &&
+          !runtime_bound_name(t_, parts[p], depths[p], enclosing_parameters(t_, ns_scope_, d.first))
+               .empty())
+        return kVariableLengthArray;
       out->push_back(
           {std::string(t_[parts[p][name]].text), spell(t_, d.is_extern ? base : type), unsized});
     }

@@ -36,6 +36,9 @@ struct Finding {
 struct PassResult {
   std::vector<Edit> edits;
   std::vector<Finding> findings;
+  // Code that is not valid CUDA, said in nvcc's words: the compile must fail with this message
+  // rather than with g++'s words about the emulator's internals.
+  std::vector<Finding> errors;
 };
 
 // Applies non-overlapping edits (in any order). An edit overlapping an earlier one is not applied

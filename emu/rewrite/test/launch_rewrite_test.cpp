@@ -90,6 +90,26 @@ INSTANTIATE_TEST_SUITE_P(
                    "friend ostream& operator<<<T>(ostream&, const X<T>&);"},
         LaunchCase{"TripleClosingTemplate", "std::vector<std::vector<std::vector<int>>> v;",
                    "std::vector<std::vector<std::vector<int>>> v;"},
+        // The spacings nvcc accepts besides `<<<`/`>>>` (tried on nvcc 13): `<<` then `<` with
+        // blanks between, `>>` then `>` with any white space between. Some editors' auto-format
+        // writes `k << < g, b >> > (a)`.
+        LaunchCase{"AutoFormatSpacing", "k << < grid, block >> > (a, b);",
+                   "::emu::launch(k ,  grid, block , 0, 0, a, b);"},
+        LaunchCase{"TabBetweenOpeningChevrons", "k<<\t<g, b>>>(a);",
+                   "::emu::launch(k, g, b, 0, 0, a);"},
+        LaunchCase{"SpacesBetweenOpeningChevrons", "k<<   <g, b>>>(a);",
+                   "::emu::launch(k, g, b, 0, 0, a);"},
+        LaunchCase{"SpaceBetweenClosingChevrons", "k<<<g, b>> >(a);",
+                   "::emu::launch(k, g, b, 0, 0, a);"},
+        LaunchCase{"LineBreakBetweenClosingChevrons", "k<< <g, b>>\n>(a);\nx;",
+                   "::emu::launch(k, g, b, 0, 0, \na);\nx;"},
+        LaunchCase{"AutoFormatSpacingWithSharedBytes", "k << < g, b, n >> > ();",
+                   "::emu::launch(k ,  g, b, n , 0);"},
+        // What nvcc refuses is left for the compiler to refuse too.
+        LaunchCase{"LineBreakBetweenOpeningChevronsIsNoLaunch", "k <<\n< g, b >>> (a);",
+                   "k <<\n< g, b >>> (a);"},
+        LaunchCase{"SplitFirstOpeningChevronIsNoLaunch", "k < << g, b >>> (a);",
+                   "k < << g, b >>> (a);"},
         LaunchCase{"ShiftsAreNotLaunches", "x = a << b >> c; y <<= 2;",
                    "x = a << b >> c; y <<= 2;"}),
     [](const ::testing::TestParamInfo<LaunchCase>& info) { return std::string(info.param.name); });

@@ -16,4 +16,10 @@ inline std::string warnings_of(std::string_view src) {
   return out;
 }
 
+inline std::string errors_of(std::string_view src) {
+  std::string out;
+  for (const Warning& e : rewrite_source(src).errors) out += format_error(e) + "\n";
+  return out;
+}
+
 }  // namespace emu::rewrite::testing

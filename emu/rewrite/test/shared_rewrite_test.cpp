@@ -7,6 +7,7 @@
 namespace emu::rewrite {
 namespace {
 
+using testing::errors_of;
 using testing::rewritten;
 using testing::warnings_of;
 
@@ -116,6 +117,34 @@ TEST(SharedRewriteNamespaceScope, ExternAtEndOfInput) {
 TEST(SharedRewriteNamespaceScope, NotInsideClassesOrFunctions) {
   EXPECT_EQ(rewritten("namespace n { void f() { if (x) { __shared__ int s; } } }"),
             "namespace n { void f() { if (x) { auto& s = ::emu::block_shared<int, 0>(); } } }");
+}
+
+// nvcc: "a variable length array cannot have static storage duration". Before, g++ spoke of the
+// emulator's block_shared<...> template instead.
+TEST(SharedRewriteErrors, RuntimeSizeFromBlockDimIsNvccsError) {
+  const char* src =
+      "# 1 \"matmul.cu\"\n__global__ void k(float* p) {\n"
+      "  __shared__ float s[blockDim.y][blockDim.x];\n}\n";
+  EXPECT_EQ(errors_of(src),
+            "matmul.cu:2: error: a variable length array cannot have static storage duration\n");
+}
+
+TEST(SharedRewriteErrors, RuntimeSizeFromAParameterIsNvccsError) {
+  const char* src =
+      "void f(const float* a, int tile_width) {\n  if (a) {\n"
+      "    __shared__ float s[tile_width * tile_width];\n  }\n}\n";
+  EXPECT_EQ(errors_of(src),
+            "<input>:3: error: a variable length array cannot have static storage duration\n");
+}
+
+TEST(SharedRewriteErrors, ConstantSizesAreNoError) {
+  const char* src =
+      "namespace lab { constexpr int W = 16; }\n"
+      "template <int T> __global__ void k(float* p, int n) {\n"
+      "  __shared__ float a[T][T + 1]; __shared__ float b[lab::W][sizeof(n)];\n"
+      "  __shared__ float c[16 * 2];\n}\n";
+  EXPECT_EQ(errors_of(src), "");
+  EXPECT_EQ(warnings_of(src), "");
 }
 
 TEST(SharedRewriteWarnings, InitializerIsLeftAndReported) {
