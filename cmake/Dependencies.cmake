@@ -11,6 +11,8 @@ else()
   target_link_libraries(labkit_yaml INTERFACE yaml-cpp)
 endif()
 find_package(nlohmann_json 3.10 REQUIRED)
+# labgrade's command line (Debian's libcli11-dev, header only).
+find_package(CLI11 CONFIG REQUIRED)
 find_package(Threads REQUIRED)
 # Zip and tar submissions (batch grading) and the Gradescope bundle's zip. Optional, so that a
 # machine without libarchive-dev still builds and grades folders.

@@ -1,5 +1,6 @@
 # add_lab(): everything a lab folder needs, in one call (CUTLASS's examples do the same).
-# labkit_write_manifest(): the JSON file that tells labgrade where every built piece is.
+# labkit_write_manifest(): the JSON file that tells labgrade where every built piece is, and the
+# target `labkit_grading`: everything labgrade needs to grade, without the tests (`./kit check`).
 
 # add_lab(<id>) from labs/<id>/CMakeLists.txt. Builds the lab's harness for each backend and
 # registers the lab's tests: starter in sync with the solution, the solution graded in full and the
@@ -11,12 +12,14 @@ function(add_lab id)
     target_include_directories(lab_${id}_harness_gpu PUBLIC ${lab_dir})
     target_link_libraries(lab_${id}_harness_gpu PUBLIC labkit::harness_gpu)
     string(APPEND _gpu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_gpu>\", \"$<TARGET_FILE:labkit_harness_gpu>\"],")
+    set_property(GLOBAL APPEND PROPERTY LABKIT_GRADING_TARGETS lab_${id}_harness_gpu)
   endif()
   if(LABKIT_WITH_EMU)
     emu_add_library(lab_${id}_harness_emu STATIC SOURCES ${lab_dir}/harness.cu
                     INCLUDE_DIRS ${lab_dir} LINK labkit::harness_emu)
     target_include_directories(lab_${id}_harness_emu PUBLIC ${lab_dir})
     string(APPEND _emu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_emu>\", \"$<TARGET_FILE:labkit_harness_emu>\", \"$<TARGET_FILE:emu_runtime>\"],")
+    set_property(GLOBAL APPEND PROPERTY LABKIT_GRADING_TARGETS lab_${id}_harness_emu)
   endif()
   set_property(GLOBAL APPEND PROPERTY LABKIT_LABS ${id})
   set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_GPU_LIBS "${_gpu_libs}")
@@ -77,6 +80,14 @@ function(labkit_write_manifest)
   if(LABKIT_WITH_EMU)
     set(emu_cxx "$<TARGET_FILE:emu-cxx>")
     set(boost_context "$<TARGET_LINKER_FILE:Boost::context>")
+  endif()
+  # What grading needs (the harness libraries pull in the common harness and emu's runtime):
+  # `./kit check` builds this alone, leaving the tests to `./kit test`.
+  get_property(grading_targets GLOBAL PROPERTY LABKIT_GRADING_TARGETS)
+  add_custom_target(labkit_grading)
+  add_dependencies(labkit_grading labgrade labkit_data ${grading_targets})
+  if(LABKIT_WITH_EMU)
+    add_dependencies(labkit_grading emu-cxx emu-rewrite)
   endif()
   set(cuda_archs "${CMAKE_CUDA_ARCHITECTURES}")
   if(NOT cuda_archs)

@@ -12,6 +12,9 @@
 #include <sstream>
 #include <thread>
 
+#include "class_page.h"
+#include "deadline_runner.h"
+#include "feedback.h"
 #include "gpu_gate.h"
 #include "grade.h"
 #include "gradebook.h"
@@ -73,11 +76,48 @@ struct BatchContext {
   const LabSpec& spec;
   const BatchOptions& options;
   Journal& journal;
+  uint64_t seed;  // the journal's: one class, one set of inputs
   ReferenceTimingCache reference;
 };
 
+// The seed and kit version this batch grades with: those in the journal when it resumes one.
+Result<uint64_t> BatchSeed(const BatchOptions& options, Journal& journal) {
+  const std::optional<BatchInfo>& recorded = journal.batch();
+  if (!recorded) {
+    const Status s = journal.RecordBatch({options.seed, options.kit_version});
+    if (!s) return MakeError(s.error());
+    std::fprintf(stderr,
+                 "labgrade: seed %llu (kept in journal.jsonl: a resume grades on the same "
+                 "inputs)\n",
+                 static_cast<unsigned long long>(options.seed));
+    return options.seed;
+  }
+  if (options.seed_given && options.seed != recorded->seed)
+    return MakeError("this batch was started with seed " + std::to_string(recorded->seed) +
+                     " (journal.jsonl); grading the rest with --seed " +
+                     std::to_string(options.seed) +
+                     " would grade one class on two input sets. Leave out --seed to resume, or "
+                     "use a new --out");
+  if (recorded->kit_version != options.kit_version) {
+    if (!options.regrade_all)
+      return MakeError("this batch was graded by labkit " + recorded->kit_version +
+                       " (journal.jsonl) and this is labkit " + options.kit_version +
+                       ": --regrade all grades everyone again with this version (same seed), or "
+                       "use a new --out");
+    const Status s = journal.RecordBatch({recorded->seed, options.kit_version});
+    if (!s) return MakeError(s.error());
+  }
+  std::fprintf(stderr, "labgrade: resuming a batch: seed %llu, from journal.jsonl\n",
+               static_cast<unsigned long long>(recorded->seed));
+  return recorded->seed;
+}
+
 JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
   JournalEntry entry{s.slug, s.name, "not_graded", "", 0, 0};
+  if (!s.problem.empty()) {
+    entry.reason = s.problem;
+    return entry;
+  }
   const fs::path work = fs::path(ctx.options.out_dir) / "work" / s.slug;
   const fs::path results = fs::path(ctx.options.out_dir) / "results" / s.slug;
   try {
@@ -96,7 +136,7 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
     request.src_dir = FindSourceFolder(src, ctx.spec.student_files);
     request.submission_name = s.name;
     request.backend = ctx.options.backend;
-    request.seed = ctx.options.seed;
+    request.seed = ctx.seed;
     request.work_dir = (work / "grade").string();
     request.reference_cache = &ctx.reference;
     // Each submission in its own sandbox: it sees its own files and its scratch folder only.
@@ -105,14 +145,22 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
                                          request.work_dir, {results.string()}));
     sandboxed.WarnOnce(std::cerr);
     GpuGateRunner on_a_gpu(ctx.gpus, sandboxed);  // outside: the sandbox builds the environment
-    const GradeResult result = GradeSubmission(on_a_gpu, ctx.manifest, ctx.spec, request);
+    DeadlineRunner limited(on_a_gpu, ctx.options.submission_seconds);
+    const GradeResult result = GradeSubmission(limited, ctx.manifest, ctx.spec, request);
 
     const std::string fault = GraderFault(result);
-    if (fault.empty()) {
+    if (limited.Expired()) {
+      // Some of its checks were cut short or never run: no score is honest, so none is given.
+      entry.reason = "the submission went past its overall time limit of " +
+                     std::to_string(static_cast<int>(limited.seconds())) +
+                     " s (everything it runs together)";
+    } else if (fault.empty()) {
       // Results first, journal last: a kill in between only means this one is graded again.
       Status w = WriteFileAtomically((results / "result.json").string(), ToJson(result).dump(2));
-      if (w) w = WriteFileAtomically((results / "results.json").string(),
-                                     ToGradescope(result).dump(2));
+      if (w)
+        w = WriteFileAtomically((results / "results.json").string(), ToGradescope(result).dump(2));
+      if (w) w = WriteFileAtomically((results / "feedback.txt").string(), FeedbackText(result));
+      if (w) w = WriteFileAtomically((results / "feedback.html").string(), FeedbackHtml(result));
       if (!w) {
         entry.reason = w.error();
       } else {
@@ -162,8 +210,19 @@ std::vector<GradebookRow> CollectRows(const BatchOptions& options,
 
 }  // namespace
 
-Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
-                               const LabSpec& spec, const BatchOptions& options) {
+std::string AbsoluteFolder(const std::string& folder) {
+  fs::path absolute = fs::absolute(folder).lexically_normal();
+  if (absolute.filename().empty()) absolute = absolute.parent_path();  // "marks/"
+  return absolute.string();
+}
+
+Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
+                               const BatchOptions& given) {
+  // Absolute paths: the compilers and the harness run in other folders than labgrade's own, so a
+  // relative class/ana/matmul.cu would name nothing there.
+  BatchOptions options = given;
+  options.submissions_dir = AbsoluteFolder(options.submissions_dir);
+  options.out_dir = AbsoluteFolder(options.out_dir);
   auto submissions = FindSubmissions(options.submissions_dir);
   if (!submissions) return MakeError(submissions.error());
   std::error_code ec;
@@ -171,6 +230,8 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   if (ec) return MakeError("cannot create " + options.out_dir + ": " + ec.message());
   auto journal = Journal::Open((fs::path(options.out_dir) / "journal.jsonl").string());
   if (!journal) return MakeError(journal.error());
+  const Result<uint64_t> seed = BatchSeed(options, *journal);
+  if (!seed) return MakeError(seed.error());
 
   // Several GPUs: commands spread over them, one timed run per GPU at a time. One GPU: left to the
   // environment, as a single `check` is.
@@ -180,7 +241,7 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   if (!gpus.empty())
     std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
   GpuGate gate(gpus);
-  BatchContext ctx{runner, gate, manifest, spec, options, *journal, {}};
+  BatchContext ctx{runner, gate, manifest, spec, options, *journal, *seed, {}};
   BatchCounts counts;
   counts.total = static_cast<int>(submissions->size());
   std::vector<const Submission*> todo;
@@ -223,8 +284,12 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest,
   const std::vector<GradebookRow> rows = CollectRows(options, *submissions, ctx.journal);
   Status w = WriteFileAtomically((fs::path(options.out_dir) / "gradebook.csv").string(),
                                  GradebookCsv(spec, rows));
-  if (w) w = WriteFileAtomically((fs::path(options.out_dir) / "summary.txt").string(),
-                                 BatchSummary(spec, rows));
+  if (w)
+    w = WriteFileAtomically((fs::path(options.out_dir) / "summary.txt").string(),
+                            BatchSummary(spec, rows));
+  if (w)
+    w = WriteFileAtomically((fs::path(options.out_dir) / "class.html").string(),
+                            ClassPageHtml(spec, rows));
   if (!w) return MakeError(w.error());
   fs::remove_all(fs::path(options.out_dir) / "work", ec);
   return counts;

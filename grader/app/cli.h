@@ -1,4 +1,5 @@
-// labgrade's command line, parsed into plain data (main.cpp acts on it).
+// labgrade's command line, parsed into plain data (main.cpp acts on it). CLI11 reads the words;
+// every value is checked here, and errors are one line each ("'check' needs a lab, ...").
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,7 @@ struct CliCommand {
   BundleCommand bundle;
   StarterOptions starter;
   std::string manifest;  // empty: the one of this build
+  std::string help;      // kHelp: the text to print (the overview, or one command's help)
 };
 
 Result<CliCommand> ParseCommandLine(int argc, const char* const* argv);

@@ -41,8 +41,10 @@ TEST(Cli, ErrorsNameTheProblem) {
   EXPECT_EQ(Parse({"check", "x", "--backend", "tpu"}).error(),
             "--backend takes auto, gpu or cpu, got 'tpu'");
   EXPECT_EQ(Parse({"check", "x", "--src"}).error(), "--src needs a value");
-  EXPECT_EQ(Parse({"check", "x", "--frobnicate"}).error(), "unknown option '--frobnicate'");
-  EXPECT_EQ(Parse({"starter", "x", "--seed", "1"}).error(), "--seed does not apply to 'starter'");
+  EXPECT_EQ(Parse({"check", "x", "--frobnicate"}).error(),
+            "unknown option '--frobnicate' for 'check'");
+  EXPECT_EQ(Parse({"starter", "x", "--seed", "1"}).error(),
+            "unknown option '--seed' for 'starter'");
   EXPECT_EQ(Parse({"check", "x", "y"}).error(), "unexpected argument 'y' (one lab at a time)");
 }
 
@@ -72,6 +74,40 @@ TEST(Cli, RegradeAll) {
   auto r = Parse({"grade", "x", "--submissions", "s", "--out", "o", "--regrade", "all"});
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_TRUE(r->batch.regrade_all);
+}
+
+// Every command answers --help with its own options (labgrade check --help once said "unknown
+// option").
+TEST(Cli, EveryCommandAnswersHelp) {
+  for (const char* verb : {"check", "grade", "gradescope-bundle", "starter"}) {
+    auto r = Parse({verb, "--help"});
+    ASSERT_TRUE(r.ok()) << verb << ": " << r.error();
+    EXPECT_EQ(r->kind, CliCommand::Kind::kHelp) << verb;
+    EXPECT_NE(r->help.find(verb), std::string::npos) << r->help;
+  }
+  EXPECT_NE(Parse({"check", "-h"})->help.find("--tsan"), std::string::npos);
+  EXPECT_NE(Parse({"grade", "x", "--help"})->help.find("--regrade"), std::string::npos);
+  EXPECT_EQ(Parse({"--help"})->help, UsageText());
+}
+
+TEST(Cli, CheckFlagsAndWork) {
+  auto r = Parse({"check", "x", "--color", "--tsan", "--work", "w", "--require", "given-only",
+                  "--manifest", "m.json"});
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->check.color);
+  EXPECT_TRUE(r->check.thread_sanitizer);
+  EXPECT_EQ(r->check.work_dir, "w");
+  EXPECT_EQ(r->check.require, Requirement::kGivenOnly);
+  EXPECT_EQ(r->manifest, "m.json");
+  EXPECT_FALSE(r->check.seed.has_value());
+}
+
+TEST(Cli, BundleNeedsOut) {
+  auto r = Parse({"gradescope-bundle", "03_tiled_matmul", "--out", "gs"});
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->kind, CliCommand::Kind::kBundle);
+  EXPECT_EQ(r->bundle.out, "gs");
+  EXPECT_EQ(Parse({"gradescope-bundle", "x"}).error(), "'gradescope-bundle' needs --out DIR");
 }
 
 TEST(Cli, StarterCheck) {

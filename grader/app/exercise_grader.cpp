@@ -19,15 +19,25 @@
 #include "tolerance.h"
 #include "transfer_check.h"
 #include "tsan_report.h"
+#include "untrusted_file.h"
+#include "report_lines.h"
 
 namespace labkit {
 
-ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message) {
+ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message,
+                        std::string cause) {
   ExerciseVerdict v;
   v.id = ex.id;
   v.status = std::move(status);
   v.message = std::move(message);
+  // Without a finer key the status is the cause: reports group by it, never by the message.
+  v.cause = !cause.empty() || v.status == "passed" ? std::move(cause) : v.status;
   return v;
+}
+
+ExerciseVerdict BuildFailureVerdict(const Exercise& ex, const BuildOutcome& build) {
+  return Verdict(ex, "compile_error", build.message,
+                 build.timed_out ? "compile_timeout" : build.stage);
 }
 
 bool Replayed(const Exercise& exercise) { return !exercise.kernel.empty(); }
@@ -459,8 +469,8 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
           env.spec.limits.compile_seconds > 0 ? env.spec.limits.compile_seconds : 120;
       const ProcessResult r = env.runner.Run(cmd);
       if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
-      std::ifstream in(out);
-      ptx += std::string(std::istreambuf_iterator<char>(in), {});
+      auto text = ReadUntrustedFile(out, kMaxReportBytes);  // the scratch folder: bounded
+      if (text.ok()) ptx += *text;
     }
     if (env.constant_readers_error.empty())
       env.constant_readers = KernelsReadingConstantMemory(ptx);
@@ -721,7 +731,7 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
         RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
     if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
   }
-  return Verdict(*r.ex, status, failure);
+  return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
 }
 
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
@@ -746,7 +756,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   for (MatmulRun* run : runs) {
     MatmulRun& r = *run;
     if (!build.ok) {
-      r.verdict = Verdict(*r.ex, "compile_error", build.message);
+      r.verdict = BuildFailureVerdict(*r.ex, build);
       continue;
     }
     HarnessRun harness_run;

@@ -58,10 +58,16 @@ struct ExerciseVerdict {
   std::vector<std::string> notes;  // checks that could not run here, said plainly
   // A check that decides points (the technique) could not run here: a pass is not final.
   bool unchecked = false;
+  // A short key for the kind of failure, chosen where it is decided ("wrong_result", "compile",
+  // "cuda_error", "thread_order"...): reports group failures by it, never by the message.
+  std::string cause;
   bool passed() const { return status == "passed"; }
 };
 
-ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message);
+ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message,
+                        std::string cause = "");
+// The verdict on an exercise whose build failed: compile_error, the build's stage as the cause.
+ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome& build);
 
 // Grades the exercises (matmul ones once per parameter set, when they have any), a verdict for
 // each in their order. Check by check across all exercises, so that checks after the first can

@@ -12,6 +12,8 @@
 #include "scoring.h"
 #include "speed_grader.h"
 #include "submission_build.h"
+#include "text.h"
+#include "untrusted_file.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -46,7 +48,9 @@ void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string&
   env.resources = std::move(*report);
   if (env.backend == Backend::kCpu) {
     env.kernels_json = env.work_dir + "/kernels.json";
-    std::ofstream(env.kernels_json) << ToEmulatorJson(*env.resources).dump(1);
+    const Status written =
+        WriteUntrustedFile(env.kernels_json, ToEmulatorJson(*env.resources).dump(1));
+    if (!written) env.resources_error = written.error();
   }
 }
 
@@ -79,21 +83,22 @@ ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
   outcome.notes = v.notes;
   outcome.unchecked = v.unchecked;
   if (v.status == "technique") {
-    outcome.flavours = {{"default", GradeStatus::kPassed, ""}, {"nofma", GradeStatus::kPassed, ""}};
+    outcome.flavours = {{"default", GradeStatus::kPassed, "", ""},
+                        {"nofma", GradeStatus::kPassed, "", ""}};
     outcome.technique_failure = v.message;
     return outcome;
   }
   const GradeStatus status = ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
-  outcome.flavours = {{"default", status, v.message},
-                      {"nofma", status, status == GradeStatus::kPassed ? "" : v.message}};
+  const bool passed = status == GradeStatus::kPassed;
+  outcome.flavours = {{"default", status, v.message, v.cause},
+                      {"nofma", status, passed ? "" : v.message, passed ? "" : v.cause}};
   return outcome;
 }
 
 SpeedMeasurement ToMeasurement(const SpeedOutcome& s) {
   SpeedMeasurement m;
-  m.kind = s.status == "measured"       ? SpeedMeasurement::Kind::kMeasured
-           : s.status == "not_measured" ? SpeedMeasurement::Kind::kNotMeasured
-                                        : SpeedMeasurement::Kind::kFailed;
+  m.kind = s.kind;
+  m.cause = s.cause;
   m.student_ms = s.student_ms;
   m.baseline_ms = s.baseline_ms;
   m.reference_ms = s.reference_ms;
@@ -110,41 +115,23 @@ ExerciseResult GivenResult(const Exercise& ex, const ExerciseVerdict& v) {
                                      : ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
   r.message = v.message;
   r.notes = v.notes;
+  r.cause = v.cause;
   return r;
 }
 
-// Messages quote compiler output and file names, which need not be UTF-8 (a binary file handed in
-// as source): every report must still be writable as JSON, so invalid bytes become U+FFFD.
-std::string ValidUtf8(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    const int length = c < 0x80           ? 1
-                       : (c >> 5) == 0x6  ? 2
-                       : (c >> 4) == 0xE  ? 3
-                       : (c >> 3) == 0x1E ? 4
-                                          : 0;
-    bool ok = length > 0 && i + length <= text.size();
-    for (int k = 1; ok && k < length; ++k)
-      ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-    if (ok && (c >= 0x20 || c == '\n' || c == '\t')) {
-      out.append(text, i, length);
-      i += length;
-    } else {
-      out += ok ? " " : "\xEF\xBF\xBD";  // other control bytes become spaces
-      i += ok ? length : 1;
-    }
-  }
-  return out;
-}
-
+// Messages quote compiler output and file names, which need not be UTF-8 (a binary file handed
+// in as source): every report must still be writable as JSON.
 void MakeTextValid(GradeResult& result) {
   result.submission = ValidUtf8(result.submission);
   for (ExerciseResult& e : result.exercises) {
     e.message = ValidUtf8(e.message);
+    e.cause = ValidUtf8(e.cause);
     for (std::string& note : e.notes) note = ValidUtf8(note);
   }
-  if (result.speed) result.speed->message = ValidUtf8(result.speed->message);
+  if (result.speed) {
+    result.speed->message = ValidUtf8(result.speed->message);
+    result.speed->cause = ValidUtf8(result.speed->cause);
+  }
 }
 
 }  // namespace
@@ -203,8 +190,11 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
                       Flavour::kThreadSanitizer);
     env.thread_sanitizer = true;
   }
-  if (env.builds[Flavour::kDefault].timed_out)
+  const BuildOutcome& first_build = env.builds[Flavour::kDefault];
+  if (first_build.timed_out)
     env.resources_error = "the file did not compile in time";
+  else if (first_build.stage == "unreadable_file" || first_build.stage == "missing_file")
+    env.resources_error = first_build.message;  // nvcc would block on a FIFO just the same
   else
     ReadResources(env, builder, request.src_dir);
 
@@ -220,8 +210,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     const ExerciseVerdict verdict =
         grader_fault.empty()
             ? verdicts[i]
-            : ExerciseVerdict{
-                  ex.id, "grader_error", "the grader could not run: " + grader_fault, {}};
+            : Verdict(ex, "grader_error", "the grader could not run: " + grader_fault, "toolchain");
     Say(request, "exercise " + ex.id + ": " + verdict.status);
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {
@@ -236,7 +225,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     if (spec.speed && request.backend == Backend::kGpu) Say(request, "timing");
     speed = GradeSpeed(env, speed_exercise_passed);
   } else {
-    speed.status = "not_measured";
+    speed.kind = SpeedMeasurement::Kind::kNotMeasured;
     speed.message = "the grader could not run: " + grader_fault;
   }
   auto scores = ScoreSubmission(spec, outcomes, ToMeasurement(speed));
@@ -250,6 +239,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     fault.title = "grading";
     fault.status = GradeStatus::kGraderError;
     fault.message = scores.error();
+    fault.cause = "scoring";
     result.exercises.push_back(fault);
   }
   if (grader_fault.empty())

@@ -1,8 +1,6 @@
 #include "harness_runner.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +11,7 @@
 
 #include "inputs.h"
 #include "report_lines.h"
+#include "untrusted_file.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -20,11 +19,10 @@ using nlohmann::json;
 
 namespace {
 
+// A log the tools wrote where the student's code can write: bounded, never a FIFO or a link.
 std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = ReadUntrustedFile(path, kMaxReportBytes);
+  return text ? *text : "";
 }
 
 // ThreadSanitizer writes its reports to <log_path>.<pid>, one file per process.
@@ -104,10 +102,7 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
   }
   if (!student_image.is_null()) request["student_image"] = student_image;
   if (!written) return written;
-  std::ofstream out(dir + "request.json");
-  out << request.dump(1);
-  if (!out) return MakeError("cannot write " + dir + "request.json");
-  return Status::Ok();
+  return WriteUntrustedFile(dir + "request.json", request.dump(1));
 }
 
 // `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).
@@ -197,28 +192,6 @@ TransferInfo ParseTransfer(const json& t) {
   return info;
 }
 
-// A file from a folder a student's process could write: never through a link, never a FIFO or a
-// device, at most `limit` bytes. Empty optional when it is none of those.
-std::optional<std::string> ReadPlainFile(const std::string& path, std::size_t limit) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::string> text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<std::size_t>(st.st_size) <= limit) {
-    text.emplace(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    while (got < text->size()) {
-      const ssize_t n = ::read(fd, text->data() + got, text->size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    if (got != text->size()) text.reset();
-  }
-  ::close(fd);
-  return text;
-}
-
 // What a record run left: its plans' folder, how its process ended, the emulator's notes on the
 // function's host-side calls.
 struct Recording {
@@ -294,10 +267,9 @@ void CopyPlans(const Recording& recording, const std::string& dir,
   for (const std::string& id : ids) {
     const std::string name = id + ".plan";  // replay_plan.h PlanFileName
     fs::remove(dir + name);
-    const std::optional<std::string> plan = ReadPlainFile(recording.dir + name, 256u << 20);
-    if (!plan) continue;  // the replay reports the case as not recorded
-    std::ofstream out(dir + name, std::ios::binary);
-    out << *plan;
+    const auto plan = ReadUntrustedFile(recording.dir + name, 256u << 20);
+    if (!plan.ok()) continue;  // the replay reports the case as not recorded
+    WriteUntrustedFile(dir + name, *plan);
   }
 }
 
@@ -315,8 +287,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   json student_image;
   std::optional<Recording> recording;
   if (options.replay) {
-    const std::optional<std::string> image = ReadPlainFile(executable + ".image.json", 64u << 20);
-    if (image) student_image = json::parse(*image, nullptr, false);
+    const auto image = ReadUntrustedFile(executable + ".image.json", 64u << 20);
+    if (image.ok()) student_image = json::parse(*image, nullptr, false);
     if (!student_image.is_object()) {
       for (const MatrixCase& c : cases) run.cases.push_back({c.id});
       run.harness_error =

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text.h"
+
 namespace labkit {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -42,7 +44,9 @@ void SyncFolder(const fs::path& folder) {
 
 Status WriteFileAtomically(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp." + std::to_string(getpid());
-  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A fresh file, never one already there (a link left in the folder is not written through).
+  unlink(temp.c_str());
+  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot create " + temp + ": " + std::strerror(errno));
   Status written = WriteAllAndSync(fd, text, temp);
   close(fd);
@@ -65,6 +69,14 @@ Result<Journal> Journal::Open(const std::string& path) {
   std::string line;
   while (std::getline(in, line)) {
     const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("type", "") == "batch" && j.contains("seed") &&
+        j["seed"].is_string()) {
+      BatchInfo info;
+      info.seed = std::strtoull(j["seed"].get<std::string>().c_str(), nullptr, 10);
+      info.kit_version = j.value("kit_version", "");
+      journal.batch_ = info;
+      continue;
+    }
     if (j.is_discarded() || !j.is_object() || !j.contains("slug")) continue;
     JournalEntry e;
     e.slug = j.value("slug", "");
@@ -78,15 +90,33 @@ Result<Journal> Journal::Open(const std::string& path) {
   return journal;
 }
 
-Status Journal::Append(const JournalEntry& e) {
-  const json j = {{"slug", e.slug},   {"name", e.name},   {"status", e.status},
-                  {"reason", e.reason}, {"total", e.total}, {"max_total", e.max_total}};
-  std::lock_guard<std::mutex> lock(mutex_);
-  const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+Status Journal::AppendLine(const std::string& line) {
+  const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot open the journal " + path_ + ": " + std::strerror(errno));
   // A torn line from an earlier kill must not swallow this one: start on a fresh line.
-  const Status written = WriteAllAndSync(fd, "\n" + j.dump() + "\n", path_);
+  const Status written = WriteAllAndSync(fd, "\n" + line + "\n", path_);
   close(fd);
+  return written;
+}
+
+Status Journal::RecordBatch(const BatchInfo& info) {
+  // The seed as a string: JSON readers that hold numbers as doubles would round a 64-bit seed.
+  const json j = {{"type", "batch"},
+                  {"seed", std::to_string(info.seed)},
+                  {"kit_version", ValidUtf8(info.kit_version)}};
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Status written = AppendLine(j.dump());
+  if (written) batch_ = info;
+  return written;
+}
+
+Status Journal::Append(const JournalEntry& e) {
+  // The reason may quote a compiler or a file name: valid UTF-8, or the dump would throw.
+  const json j = {{"slug", e.slug},     {"name", ValidUtf8(e.name)},
+                  {"status", e.status}, {"reason", ValidUtf8(e.reason)},
+                  {"total", e.total},   {"max_total", e.max_total}};
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Status written = AppendLine(j.dump());
   if (written) entries_[e.slug] = e;
   return written;
 }

@@ -144,8 +144,9 @@ int Grade(const Manifest& manifest, const BatchCommand& command) {
   LabSpec spec;
   if (int status = LoadSpec(manifest, command.lab, spec); status != kExitGraded) return status;
   BatchOptions options;
-  options.submissions_dir = command.submissions;
-  options.out_dir = fs::absolute(command.out).string();
+  options.submissions_dir = AbsoluteFolder(command.submissions);
+  options.out_dir = AbsoluteFolder(command.out);
+  options.kit_version = KitVersion();
   options.jobs = command.jobs > 0
                      ? command.jobs
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -155,9 +156,10 @@ int Grade(const Manifest& manifest, const BatchCommand& command) {
   if (int status = ChooseBackend(manifest, command.backend, options.backend); status != kExitGraded)
     return status;
   options.seed = command.seed ? *command.seed : std::random_device{}();
+  options.seed_given = command.seed.has_value();
   std::cerr << "labgrade: grading " << command.submissions << " for lab " << spec.id << " on the "
-            << ToString(options.backend) << " backend with " << options.jobs << " jobs, seed "
-            << options.seed << "\n";
+            << ToString(options.backend) << " backend with " << options.jobs << " jobs (labkit "
+            << options.kit_version << ")\n";
   SystemProcessRunner runner;
   auto counts = GradeBatch(runner, manifest, spec, options);
   if (!counts) {
@@ -192,7 +194,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (command->kind == CliCommand::Kind::kHelp) {
-    std::cout << UsageText();
+    std::cout << (command->help.empty() ? UsageText() : command->help);
     return kExitGraded;
   }
   Manifest manifest;

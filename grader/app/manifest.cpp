@@ -37,4 +37,6 @@ bool LoadManifest(const std::string& path, Manifest& m, std::string& error) {
 
 std::string DefaultManifestPath() { return LABKIT_MANIFEST_PATH; }
 
+std::string KitVersion() { return LABKIT_VERSION; }
+
 }  // namespace labkit

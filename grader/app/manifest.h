@@ -33,4 +33,7 @@ bool LoadManifest(const std::string& path, Manifest& manifest, std::string& erro
 // The manifest of the build this labgrade belongs to (baked in at compile time).
 std::string DefaultManifestPath();
 
+// This kit's version: the project's, plus the git commit it was configured at ("0.1+1a2b3c4d5e6f").
+std::string KitVersion();
+
 }  // namespace labkit

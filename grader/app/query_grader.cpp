@@ -7,6 +7,7 @@
 
 #include "diagnostics_text.h"
 #include "report_lines.h"
+#include "untrusted_file.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -76,7 +77,12 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
   json request = {{"exercise", ex.id}, {"cases", json::array()}};
   for (std::size_t i = 0; i < ex.params.size(); ++i)
     request["cases"].push_back({{"id", "q" + std::to_string(i)}, {"params", ex.params[i]}});
-  std::ofstream(dir + "request.json") << request.dump(1);
+  QueryRun run;
+  const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1));
+  if (!written) {
+    run.harness_error = "cannot write the request: " + written.error();
+    return run;
+  }
 
   Command cmd;
   cmd.argv = {executable, dir + "request.json", dir + "response.jsonl"};
@@ -88,7 +94,6 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
   cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(kHarnessDeviceMemoryBytes);
 
-  QueryRun run;
   run.process = env.runner.Run(cmd);
   run.cases.resize(ex.params.size());
   for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
@@ -107,11 +112,12 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
 
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
-  if (!build.ok) return Verdict(ex, "compile_error", build.message);
+  if (!build.ok) return BuildFailureVerdict(ex, build);
   const QueryRun run = RunQueries(env, ex, build.executable, env.work_dir + "/" + ex.id);
   if (!run.harness_error.empty())
     return Verdict(ex, "grader_error",
-                   "the grader's harness failed on its own: " + run.harness_error);
+                   "the grader's harness failed on its own: " + run.harness_error,
+                   "harness_failed");
   for (std::size_t i = 0; i < ex.params.size(); ++i) {
     const json& line = run.cases[i];
     const std::string params =
@@ -121,14 +127,18 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
         return Verdict(
             ex, "failed",
             DescribeEmuDiagnostic(run.emu_diagnostics.front(), build.executable, &env.runner) +
-                " (while calling " + ex.function + params + ")");
-      return Verdict(ex, run.process.timed_out ? "timeout" : "crashed",
-                     "while calling " + ex.function + params + ", " + DescribeDeath(run.process));
+                " (while calling " + ex.function + params + ")",
+            "emu_diagnostic");
+      const char* died = run.process.timed_out ? "timeout" : "crashed";
+      return Verdict(ex, died,
+                     "while calling " + ex.function + params + ", " + DescribeDeath(run.process),
+                     died);
     }
     if (TextField(line, "status") != "ok")
-      return Verdict(
-          ex, "failed",
-          "CUDA error " + TextField(line, "error") + params + ": " + TextField(line, "detail") + ".");
+      return Verdict(ex, "failed",
+                     "CUDA error " + TextField(line, "error") + params + ": " +
+                         TextField(line, "detail") + ".",
+                     "cuda_error");
     const json values =
         line.contains("values") && line["values"].is_object() ? line["values"] : json::object();
     std::string failures;
@@ -137,11 +147,12 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
           spec, ex.params[i], values.contains(spec.name) ? values[spec.name] : json());
       if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
     }
-    if (!failures.empty()) return Verdict(ex, "failed", failures);
+    if (!failures.empty()) return Verdict(ex, "failed", failures, "wrong_value");
   }
-  if (!run.done)
-    return Verdict(ex, run.process.timed_out ? "timeout" : "crashed",
-                   "after the last case, " + DescribeDeath(run.process));
+  if (!run.done) {
+    const char* died = run.process.timed_out ? "timeout" : "crashed";
+    return Verdict(ex, died, "after the last case, " + DescribeDeath(run.process), died);
+  }
   return Verdict(ex, "passed", "");
 }
 

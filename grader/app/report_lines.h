@@ -5,15 +5,18 @@
 #pragma once
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace labkit {
 
+// The most a report file may hold; a larger one (a flood) is not read at all.
+constexpr std::size_t kMaxReportBytes = 64u << 20;
+
 // The lines of `path` that are JSON objects; other lines (cut by a crash, arrays, garbage) are
-// skipped. No file: none.
+// skipped. No file, or one that is not a regular file under kMaxReportBytes (ReadUntrustedFile):
+// none.
 std::vector<nlohmann::json> ReadJsonObjectLines(const std::string& path);
 
 // object[key] when it is a string, else "".

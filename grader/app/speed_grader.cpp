@@ -8,10 +8,13 @@
 namespace labkit {
 namespace {
 
-SpeedOutcome Outcome(std::string status, std::string message) {
+using Kind = SpeedMeasurement::Kind;
+
+SpeedOutcome Outcome(Kind kind, std::string message, std::string cause = "") {
   SpeedOutcome s;
-  s.status = std::move(status);
+  s.kind = kind;
   s.message = std::move(message);
+  s.cause = std::move(cause);
   return s;
 }
 
@@ -29,18 +32,21 @@ TimingSpec MakeTiming(const GradeEnv& env) {
   return t;
 }
 
-// Runs one timing job; on success fills `ms` and `baseline_ms`, else returns why not.
+// Runs one timing job; on success fills `ms` and `baseline_ms`, else returns why not, with a cause
+// key in `cause`.
 std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec& timing,
-                 const std::string& dir, double& ms, double& baseline_ms) {
+                 const std::string& dir, double& ms, double& baseline_ms, std::string& cause) {
   HarnessOptions options;
   options.exercise = env.spec.speed->exercise;
   options.timing = &timing;
   options.replay = true;  // the speed exercise has a kernel: its device work is what is timed
   options.timeout_seconds = 120 + 4 * timing.reps.max_seconds;
   const HarnessRun run = RunHarness(env.runner, executable, dir, options, {});
+  cause = "timed_run_died";
   if (!run.timing)
     return "the timed run did not finish: " +
            DescribeDeath(run.process.started ? run.process : run.record_process);
+  cause = "timed_run_failed";
   if (TextField(*run.timing, "status") != "ok")
     return "the timed run failed: " + TextField(*run.timing, "error") + " " +
            TextField(*run.timing, "detail");
@@ -58,10 +64,12 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
     const std::size_t next = (s + 1) % sets;
     auto check = CheckProduct(ToleranceModel::kForwardError, timing.shape, timing.A_sets[next],
                               timing.B_sets[next], run.timing_outputs[s], sample);
+    cause = "timed_output_wrong";
     if (!check.ok() || !check->passed())
       return "the output of a timed run is wrong (results reused between calls, or work not "
              "finished when the function returns?)";
   }
+  cause = "";
   ms = NumberField(*run.timing, "student_median_ms", 0.0);
   baseline_ms = NumberField(*run.timing, "baseline_median_ms", 0.0);
   return "";
@@ -70,33 +78,42 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
 }  // namespace
 
 SpeedOutcome GradeSpeed(GradeEnv& env, bool exercise_passed) {
-  if (!env.spec.speed) return Outcome("not_measured", "");
+  if (!env.spec.speed) return Outcome(Kind::kNotMeasured, "");
   if (env.backend == Backend::kCpu)
-    return Outcome("not_measured", "speed is not measured on the CPU backend; run on a GPU");
+    return Outcome(Kind::kNotMeasured, "speed is not measured on the CPU backend; run on a GPU");
   if (!exercise_passed)
-    return Outcome("failed", "speed counts only once '" + env.spec.speed->exercise +
-                                 "' passes its correctness checks");
+    return Outcome(
+        Kind::kFailed,
+        "speed counts only once '" + env.spec.speed->exercise + "' passes its correctness checks",
+        "timed_exercise_failed");
 
   const TimingSpec timing = MakeTiming(env);
-  SpeedOutcome out = Outcome("measured", "");
-  std::string why = Time(env, env.builds.at(Flavour::kDefault).executable, timing,
-                         env.work_dir + "/speed_student", out.student_ms, out.baseline_ms);
-  if (!why.empty()) return Outcome("failed", why);
-
+  SpeedOutcome out = Outcome(Kind::kMeasured, "");
+  // The reference first: when the kit cannot time its own solution, the student's timing would be
+  // wasted, and the item is the kit's fault ("not graded", retried), never the student's zero.
+  std::string reference_cause;
   auto measure_reference = [&](double& ms, double& baseline_ms) -> std::string {
     SubmissionBuilder builder(env.runner, env.manifest, env.spec);
     const BuildOutcome reference =
         builder.Build(env.manifest.source_dir + "/solutions/" + env.spec.id,
                       env.work_dir + "/reference", Backend::kGpu, Flavour::kDefault);
+    reference_cause = "reference_build";
     if (!reference.ok) return "the kit's reference solution did not build: " + reference.message;
-    const std::string failed =
-        Time(env, reference.executable, timing, env.work_dir + "/speed_reference", ms, baseline_ms);
+    std::string cause;
+    const std::string failed = Time(env, reference.executable, timing,
+                                    env.work_dir + "/speed_reference", ms, baseline_ms, cause);
+    reference_cause = "reference_timing";
     return failed.empty() ? "" : "timing the kit's reference failed: " + failed;
   };
   ReferenceTimingCache own_cache;
   ReferenceTimingCache& cache = env.reference_cache ? *env.reference_cache : own_cache;
-  why = cache.Get(measure_reference, out.reference_ms, out.reference_baseline_ms);
-  if (!why.empty()) return Outcome("grader_error", why);
+  std::string why = cache.Get(measure_reference, out.reference_ms, out.reference_baseline_ms);
+  if (!why.empty()) return Outcome(Kind::kGraderError, why, reference_cause);
+
+  std::string cause;
+  why = Time(env, env.builds.at(Flavour::kDefault).executable, timing,
+             env.work_dir + "/speed_student", out.student_ms, out.baseline_ms, cause);
+  if (!why.empty()) return Outcome(Kind::kFailed, why, cause);
   return out;
 }
 

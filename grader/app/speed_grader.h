@@ -7,12 +7,15 @@
 #include <string>
 
 #include "exercise_grader.h"
+#include "scoring.h"
 
 namespace labkit {
 
 struct SpeedOutcome {
-  std::string status;  // measured | not_measured | failed
+  // kGraderError when the kit's own side (the reference solution) could not be built or timed.
+  SpeedMeasurement::Kind kind = SpeedMeasurement::Kind::kNotMeasured;
   std::string message;
+  std::string cause;  // kFailed, kGraderError: a short key (scoring.h)
   double student_ms = 0;
   double baseline_ms = 0;           // the kit's rows kernel, same process as the student's
   double reference_ms = 0;

@@ -8,6 +8,7 @@
 #include "link_wraps.h"
 #include "student_image.h"
 #include "symbol_policy.h"
+#include "untrusted_file.h"
 
 namespace labkit {
 namespace fs = std::filesystem;
@@ -141,10 +142,16 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   std::string compiler_output;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
-    if (!fs::is_regular_file(source))
+    // Opened the way every file of a submission is (untrusted_file.h): a FIFO would hang the
+    // compiler until its limit, a link would compile a file that is not the student's.
+    auto readable = ReadUntrustedFile(source, kMaxSourceBytes);
+    if (!readable && IsMissingFileError(readable.error()))
       return Failure("missing_file",
                      "the submission has no " + file + " (looked for " + source +
                          "); every lab needs the files listed in lab.yaml: " + file);
+    if (!readable)
+      return Failure("unreadable_file", file + " cannot be graded: " + readable.error() +
+                                            ". Hand in the source file itself.");
     const std::string object = work_dir + "/" + Basename(file) + ".o";
     Command compile;
     compile.argv = CompileCommand(source, object, backend, flavour);

@@ -15,7 +15,8 @@ namespace labkit {
 
 struct BuildOutcome {
   bool ok = false;
-  // What failed: "missing_file", "compile", "forbidden_symbol", "link", "toolchain".
+  // What failed: "missing_file", "unreadable_file" (a FIFO, a link, a directory, too large),
+  // "compile", "forbidden_symbol", "link", "toolchain".
   std::string stage;
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;

@@ -5,6 +5,10 @@
 #include <archive_entry.h>
 #endif
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -59,7 +63,7 @@ std::string Slugify(const std::string& name) {
   if (changed) {
     std::ostringstream hash;
     hash << std::hex << std::setw(6) << std::setfill('0')
-         << (std::hash<std::string>{}(name) & 0xFFFFFF);
+         << (std::hash<std::string>{}(name)&0xFFFFFF);
     slug += "-" + hash.str();
   }
   return slug;
@@ -72,12 +76,18 @@ Result<std::vector<Submission>> FindSubmissions(const std::string& dir) {
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string file = entry.path().filename().string();
     if (IsJunk(file)) continue;
-    const bool folder = entry.is_directory();
-    if (!folder && !IsArchiveName(file)) continue;
+    // Links are never followed: one could lead the grader (root, often) anywhere.
+    const bool link = entry.is_symlink();
+    const bool folder = !link && entry.is_directory();
+    if (!folder && !IsArchiveName(file) && !link) continue;
     Submission s;
-    s.name = folder ? file : StemOf(file);
+    s.name = folder || link ? file : StemOf(file);
     s.path = entry.path().string();
-    s.archive = !folder;
+    s.archive = !folder && !link;
+    if (link)
+      s.problem = file +
+                  " is a symbolic link; labgrade does not follow links in the submissions "
+                  "folder (copy the submission there)";
     found.push_back(std::move(s));
   }
   if (ec) return MakeError("cannot list " + dir + ": " + ec.message());
@@ -114,16 +124,36 @@ Status UnpackArchive(const std::string& archive_path, const std::string& dest) {
     archive_write_free(out);
     return status;
   };
-  if (archive_read_open_filename(in, archive_path.c_str(), 1 << 16) != ARCHIVE_OK)
+  // A FIFO named ana.zip would block the reader forever, a link would read a file of its choosing:
+  // opened as every file of a submission is (untrusted_file.h), then read through the descriptor.
+  const int fd = open(archive_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) close(fd);
+    return finish(MakeError("not a regular file (a FIFO, a link or a device?)"));
+  }
+  if (st.st_size > kMaxUnpackedBytes) {
+    close(fd);
+    return finish(MakeError("more than 50 MiB: not a lab submission"));
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (archive_read_open_fd(in, fd, 1 << 16) != ARCHIVE_OK) {
+    close(fd);
     return finish(MakeError("not a zip or tar archive that can be read: " +
                             std::string(archive_error_string(in) ? archive_error_string(in) : "")));
+  }
+  struct CloseOnReturn {
+    int fd;
+    ~CloseOnReturn() { close(fd); }
+  } close_fd{fd};
   long long total = 0;
   int entries = 0;
   archive_entry* entry = nullptr;
   int r;
   while ((r = archive_read_next_header(in, &entry)) == ARCHIVE_OK) {
     if (++entries > kMaxEntries)
-      return finish(MakeError("more than " + std::to_string(kMaxEntries) + " files in the archive"));
+      return finish(
+          MakeError("more than " + std::to_string(kMaxEntries) + " files in the archive"));
     const std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     const auto type = archive_entry_filetype(entry);
     if (type != AE_IFREG && type != AE_IFDIR) continue;  // links and devices are not source code

@@ -15,6 +15,8 @@ struct Submission {
   std::string slug;    // safe for paths: [A-Za-z0-9._-] only, unique within the batch
   std::string path;    // the folder or archive
   bool archive = false;
+  // Why it cannot be graded before anything is opened ("a symbolic link"), or "".
+  std::string problem;
 };
 
 // Every entry of `dir` that can be a submission, sorted by name. Hidden files are skipped.

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "mismatch.h"
+#include "untrusted_file.h"
 
 namespace labkit {
 namespace {
@@ -78,11 +79,11 @@ std::vector<float> DecodeFloats(const std::string& bytes) {
 }
 
 Result<std::vector<float>> ReadFloatFile(const std::string& path, int64_t rows, int64_t cols) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(path + ": cannot open: " + std::strerror(errno));
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return MakeError(path + ": read error: " + std::strerror(errno));
   const uint64_t expected = static_cast<uint64_t>(rows * cols) * 4;
+  // Outputs lie where the student's code can write: never more than the matrix, never a FIFO.
+  auto read = ReadUntrustedFile(path, expected);
+  if (!read) return MakeError(read.error());
+  const std::string& bytes = *read;
   if (bytes.size() != expected)
     return MakeError(path + ": expected " + std::to_string(expected) + " bytes (" +
                      std::to_string(rows) + "x" + std::to_string(cols) + " floats), found " +
@@ -91,13 +92,7 @@ Result<std::vector<float>> ReadFloatFile(const std::string& path, int64_t rows, 
 }
 
 Status WriteFloatFile(const std::string& path, const std::vector<float>& values) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return MakeError(path + ": cannot create: " + std::strerror(errno));
-  const std::string bytes = EncodeFloats(values);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return MakeError(path + ": write error: " + std::strerror(errno));
-  return Status::Ok();
+  return WriteUntrustedFile(path, EncodeFloats(values));
 }
 
 }  // namespace labkit

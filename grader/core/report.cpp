@@ -157,7 +157,9 @@ nlohmann::json ToJson(const GradeResult& r) {
                          {"max_score", e.max_score},
                          {"message", e.message},
                          {"notes", e.notes},
-                         {"unchecked", e.unchecked}});
+                         {"unchecked", e.unchecked},
+                         
+{"cause", e.cause}});
   json speed = nullptr;
   if (r.speed) {
     const SpeedResult& s = *r.speed;
@@ -172,7 +174,8 @@ nlohmann::json ToJson(const GradeResult& r) {
              {"speedup", s.speedup},
              {"reference_speedup", s.reference_speedup},
              {"target_speedup", s.target_speedup},
-             {"message", s.message}};
+             {"message", s.message},
+             {"cause", s.cause}};
   }
   return {{"schema_version", kResultsSchemaVersion},
           {"lab", r.lab},
@@ -240,6 +243,7 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
       x.message = e.at("message").get<std::string>();
       x.notes = e.at("notes").get<std::vector<std::string>>();
       x.unchecked = e.value("unchecked", false);
+      x.cause = e.value("cause", "");  // added after schema 1 was published: optional
       x.status = status(e, where);
       r.exercises.push_back(x);
     }
@@ -258,6 +262,7 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
       x.reference_speedup = s.at("reference_speedup").get<double>();
       x.target_speedup = s.at("target_speedup").get<double>();
       x.message = s.at("message").get<std::string>();
+      x.cause = s.value("cause", "");
       x.status = status(s, "speed");
       r.speed = x;
     }
@@ -287,17 +292,31 @@ nlohmann::json ToGradescope(const GradeResult& r, const GradescopeOptions& o) {
                      {"output", output},
                      {"visibility", o.visibility}});
   }
-  if (r.speed)
+  const bool speed_pending = r.speed && r.speed->status == GradeStatus::kNotMeasured;
+  if (speed_pending) {
+    // Gradescope's convention for a test that is shown but not scored: no score, max_score or
+    // status. A 0 / 30 "failed" test would read as every student's failure.
+    tests.push_back({{"name", "speed: " + r.speed->exercise + " (not measured, " +
+                                  FormatPoints(r.speed->max_score) + " points graded on a GPU)"},
+                     {"output", r.speed->message},
+                     {"visibility", o.visibility}});
+  } else if (r.speed) {
     tests.push_back({{"name", "speed: " + r.speed->exercise},
                      {"score", r.speed->score},
                      {"max_score", r.speed->max_score},
                      {"status", r.speed->status == GradeStatus::kPassed ? "passed" : "failed"},
                      {"output", r.speed->message},
                      {"visibility", o.visibility}});
-  std::string output = r.lab + ": " + FormatPoints(r.total) + " / " + FormatPoints(r.max_total) +
-                       (r.speed_not_measured ? " (speed not measured)" : "") +
-                       "\nbackend: " + r.backend + ", " + Describe(r.device) +
-                       "\nseed: " + std::to_string(r.seed);
+  }
+  // What the total means, said where the student reads it.
+  const double graded_here = speed_pending ? r.max_total - r.speed->max_score : r.max_total;
+  std::string output = r.lab + ": " + FormatPoints(r.total) + " / " + FormatPoints(graded_here);
+  if (speed_pending)
+    output += " correctness points graded here. Speed (" + FormatPoints(r.speed->max_score) +
+              " points) is not measured on this machine (no GPU): it is not part of this score "
+              "and is graded separately on a GPU.";
+  output +=
+      "\nbackend: " + r.backend + ", " + Describe(r.device) + "\nseed: " + std::to_string(r.seed);
   return {{"score", r.total},
           {"execution_time", r.execution_time_seconds},
           {"output", output},

@@ -65,8 +65,9 @@ struct GradescopeOptions {
   std::string visibility = "visible";  // of the tests and the submission's results
 };
 // Gradescope's results.json: score, execution_time, output, tests[{name, score, max_score, status,
-// output, visibility}]. The speed item appears when the lab has one, not measured included (score
-// 0, status failed, its output says why), so a student sees what the GPU run would add.
+// output, visibility}]. The speed item appears when the lab has one. Not measured (CPU backend), it
+// is shown without score, max_score or status (Gradescope's unscored test), the score is the
+// correctness points alone, and the output says so.
 nlohmann::json ToGradescope(const GradeResult& result, const GradescopeOptions& options = {});
 
 }  // namespace labkit

@@ -56,6 +56,7 @@ ExerciseResult ScoreExercise(const Exercise& ex, const ExerciseOutcome* outcome)
   if (!outcome || outcome->flavours.empty()) {
     r.status = GradeStatus::kGraderError;
     r.message = "the grader did not run this exercise (a bug in the kit, not in your code)";
+    r.cause = "not_run";
     return r;
   }
   r.notes = outcome->notes;
@@ -65,10 +66,12 @@ ExerciseResult ScoreExercise(const Exercise& ex, const ExerciseOutcome* outcome)
     if (Severity(f.status) > Severity(worst->status)) worst = &f;
   r.status = worst->status;
   r.message = worst->message;
+  r.cause = worst->cause;
   if (r.status != GradeStatus::kPassed) return r;
   if (!outcome->technique_failure.empty()) {
     r.status = GradeStatus::kFailed;
     r.message = "The results are right, but " + outcome->technique_failure + ".";
+    r.cause = "technique";
     return r;
   }
   r.score = r.max_score;
@@ -83,6 +86,12 @@ SpeedResult ScoreSpeed(const Speed& speed, const ExerciseResult* timed, const Sp
   r.baseline_ms = m.baseline_ms;
   r.reference_ms = m.reference_ms;
   r.reference_baseline_ms = m.reference_baseline_ms;
+  if (m.kind == SpeedMeasurement::Kind::kGraderError) {
+    r.status = GradeStatus::kGraderError;
+    r.message = m.message;
+    r.cause = m.cause.empty() ? "grader" : m.cause;
+    return r;
+  }
   if (m.kind == SpeedMeasurement::Kind::kNotMeasured) {
     r.status = GradeStatus::kNotMeasured;
     r.message =
@@ -92,17 +101,20 @@ SpeedResult ScoreSpeed(const Speed& speed, const ExerciseResult* timed, const Sp
   if (!timed || timed->status != GradeStatus::kPassed) {
     r.status = GradeStatus::kFailed;
     r.message = "Speed counts only once exercise " + speed.exercise + " passes.";
+    r.cause = "timed_exercise_failed";
     return r;
   }
   if (m.kind == SpeedMeasurement::Kind::kFailed) {
     r.status = GradeStatus::kFailed;
     r.message = m.message;
+    r.cause = m.cause.empty() ? "timed_run_failed" : m.cause;
     return r;
   }
   if (!(m.student_ms > 0 && m.baseline_ms > 0 && m.reference_ms > 0 &&
         m.reference_baseline_ms > 0)) {
     r.status = GradeStatus::kGraderError;
     r.message = "the timing came back without usable times (a bug in the kit, not in your code)";
+    r.cause = "unusable_times";
     return r;
   }
   r.speedup = m.baseline_ms / m.student_ms;
@@ -110,6 +122,7 @@ SpeedResult ScoreSpeed(const Speed& speed, const ExerciseResult* timed, const Sp
   r.target_speedup = speed.full_at * r.reference_speedup;
   r.score = SpeedPoints(speed, r.speedup, r.reference_speedup);
   r.status = r.score > 0 ? GradeStatus::kPassed : GradeStatus::kFailed;
+  if (r.status == GradeStatus::kFailed) r.cause = "too_slow";
   r.message = "Speedup " + Times(r.speedup) + " over the given kernel; the reference reaches " +
               Times(r.reference_speedup) + ". Full points from " + Times(r.target_speedup) +
               ", none at " + Times(speed.zero_at) + " or below.";

@@ -39,6 +39,9 @@ struct FlavourOutcome {
   std::string flavour;  // "default" or "nofma"
   GradeStatus status = GradeStatus::kFailed;
   std::string message;  // for the student; empty when passed
+  // A short key for the kind of failure ("wrong_result", "compile", "cuda_error"), chosen where
+  // the failure was decided; "" when passed. Reports group by it and never by the message.
+  std::string cause;
 };
 
 struct ExerciseOutcome {
@@ -50,13 +53,16 @@ struct ExerciseOutcome {
 };
 
 struct SpeedMeasurement {
-  enum class Kind { kMeasured, kNotMeasured, kFailed };
+  // kGraderError: the kit could not time its own side (the reference solution did not build or
+  // time): the item is the kit's fault, never the student's zero.
+  enum class Kind { kMeasured, kNotMeasured, kFailed, kGraderError };
   Kind kind = Kind::kNotMeasured;
   double student_ms = 0;
   double baseline_ms = 0;  // the kit's given kernel, same process as the student's
   double reference_ms = 0;
   double reference_baseline_ms = 0;  // the kit's given kernel, same process as the reference's
   std::string message;               // why not measured, or what failed
+  std::string cause;                 // kFailed, kGraderError: a short key, as FlavourOutcome's
 };
 
 struct ExerciseResult {
@@ -70,6 +76,7 @@ struct ExerciseResult {
   // Passed, but a check that decides points (the technique) could not run here: never shown or
   // counted as a plain pass (the report says so; --require full is not met).
   bool unchecked = false;
+  std::string cause;  // why it failed, a short key (FlavourOutcome::cause); "" when passed
 };
 
 struct SpeedResult {
@@ -85,6 +92,7 @@ struct SpeedResult {
   double reference_speedup = 0;  // s_ref
   double target_speedup = 0;     // full_at * s_ref: full points from here
   std::string message;
+  std::string cause;  // why it failed or was not graded, a short key; "" otherwise
 };
 
 struct Scores {

@@ -147,6 +147,30 @@ TEST(Scoring, SpeedNotMeasured) {
   EXPECT_EQ(s.max_total, 100);
 }
 
+// The reference solution failed to build or to time: the kit's fault, never the student's zero.
+TEST(Scoring, ReferenceThatCannotBeTimedIsAGraderError) {
+  SpeedMeasurement m;
+  m.kind = SpeedMeasurement::Kind::kGraderError;
+  m.message = "the kit's reference solution did not build: ...";
+  m.cause = "reference_build";
+  const Scores s = Score({Passed("tiled"), Passed("tiled_any")}, m);
+  EXPECT_EQ(s.speed->status, GradeStatus::kGraderError);
+  EXPECT_EQ(s.speed->message, m.message);
+  EXPECT_EQ(s.speed->cause, "reference_build");
+  EXPECT_FALSE(s.speed_not_measured);
+}
+
+TEST(Scoring, CausesComeFromTheOutcome) {
+  ExerciseOutcome wrong = Passed("tiled");
+  wrong.flavours[1] = {"nofma", GradeStatus::kFailed, "wrong result in ...", "wrong_result"};
+  ExerciseOutcome technique = Passed("tiled_any");
+  technique.technique_failure = "no shared memory";
+  const Scores s = Score({wrong, technique}, Timed(2, 1, 1, 1));
+  EXPECT_EQ(s.exercises[0].cause, "wrong_result");
+  EXPECT_EQ(s.exercises[1].cause, "technique");
+  EXPECT_EQ(s.speed->cause, "timed_exercise_failed");
+}
+
 TEST(Scoring, MissingOutcomeIsTheGradersFault) {
   const Scores s = Score({Passed("tiled_any")}, {});
   EXPECT_EQ(s.exercises[0].status, GradeStatus::kGraderError);

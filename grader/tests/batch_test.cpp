@@ -1,11 +1,15 @@
 // Batch grading must lose nothing: a batch killed with SIGKILL resumes with the same command and
 // redoes nothing finished; a grader fault is "not graded" and retried, never a student's zero.
 // Runs on the CPU backend (CI).
+#include "batch.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -13,9 +17,10 @@
 #include <sstream>
 #include <thread>
 
-#include "batch.h"
+#include "journal.h"
 #include "lab_spec.h"
 #include "manifest.h"
+#include "report.h"
 
 namespace labkit {
 namespace {
@@ -41,8 +46,9 @@ class BatchTest : public ::testing::Test {
     std::string error;
     ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest_, error)) << error;
     if (!manifest_.emu_backend) GTEST_SKIP() << "this build has no CPU backend";
-    root_ = fs::temp_directory_path() / ("labkit_batch_" + std::string(
-        ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    root_ = fs::temp_directory_path() /
+            ("labkit_batch_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(root_);
     const fs::path lab = fs::path(manifest_.source_dir);
     for (const char* name : {"alice", "bob", "carol", "unlucky"}) {
@@ -54,6 +60,33 @@ class BatchTest : public ::testing::Test {
     auto spec = LoadLabSpec(manifest_.LabDir("03_tiled_matmul"));
     ASSERT_TRUE(spec.ok());
     spec_ = *spec;
+  }
+
+  // Keeps only `names` of the class (each test grades no more than it needs: CI has two cores).
+  void KeepOnly(const std::vector<std::string>& names) {
+    std::vector<fs::path> others;
+    for (const auto& entry : fs::directory_iterator(root_ / "class"))
+      if (std::find(names.begin(), names.end(), entry.path().filename()) == names.end())
+        others.push_back(entry.path());
+    for (const fs::path& p : others) fs::remove_all(p);
+  }
+
+  // `argv` run in `cwd`, stdout and stderr to `log`; the exit status.
+  static int RunIn(const fs::path& cwd, const std::vector<std::string>& args, const fs::path& log) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      if (chdir(cwd.c_str()) != 0) _exit(126);
+      std::vector<char*> argv;
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      freopen(log.c_str(), "w", stdout);
+      dup2(fileno(stdout), 2);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
   BatchOptions Options() const {
@@ -101,8 +134,8 @@ TEST_F(BatchTest, GraderFaultIsNotGradedAndRetriedOnResume) {
   const std::string csv = ReadFile(root_ / "out" / "gradebook.csv");
   EXPECT_NE(csv.find("unlucky,not_graded,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("simulated: the harness program vanished"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("alice,graded,30,40,not measured,70,100,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("bob,graded,0,0,not measured,0,100,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("alice,graded,30,40,,70,100,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("bob,graded,0,0,,0,100,"), std::string::npos) << csv;
 
   SystemProcessRunner healthy;
   auto second = GradeBatch(healthy, manifest_, spec_, Options());
@@ -111,6 +144,148 @@ TEST_F(BatchTest, GraderFaultIsNotGradedAndRetriedOnResume) {
   EXPECT_EQ(second->graded, 1);
   EXPECT_NE(ReadFile(root_ / "out" / "gradebook.csv").find("unlucky,graded,30,40"),
             std::string::npos);
+}
+
+// The README's command word for word, run from the folder that holds class/: relative paths once
+// reached the compiler as they were, from another folder ("cc1plus: fatal error:
+// class/ana/matmul.cu: No such file"), and every folder scored 0.
+TEST_F(BatchTest, RelativePathsExactlyAsInTheReadme) {
+  KeepOnly({"alice", "bob"});
+  const int status = RunIn(root_,
+                           {LABKIT_LABGRADE_PATH, "grade", "03_tiled_matmul", "--submissions",
+                            "class/", "--out", "marks/", "--jobs", "16"},
+                           root_ / "log");
+  EXPECT_EQ(status, 0) << ReadFile(root_ / "log");
+  const std::string csv = ReadFile(root_ / "marks" / "gradebook.csv");
+  EXPECT_NE(csv.find("\nalice,graded,30,40,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nbob,graded,0,0,"), std::string::npos) << csv;
+  for (const char* file : {"results/alice/feedback.txt", "results/alice/feedback.html",
+                           "results/bob/feedback.txt", "class.html", "summary.txt"})
+    EXPECT_TRUE(fs::exists(root_ / "marks" / file)) << file;
+  EXPECT_NE(ReadFile(root_ / "marks" / "results" / "bob" / "feedback.txt").find("total"),
+            std::string::npos);
+}
+
+// A resumed batch grades on the inputs it started with: the seed is in the journal, and a
+// different --seed is refused rather than grade one class on two input sets.
+TEST_F(BatchTest, ResumeKeepsTheSeed) {
+  KeepOnly({"unlucky"});
+  FaultyRunner faulty("unlucky");
+  BatchOptions first = Options();
+  first.kit_version = "test-1";
+  ASSERT_TRUE(GradeBatch(faulty, manifest_, spec_, first).ok());
+  auto journal = Journal::Open((root_ / "out" / "journal.jsonl").string());
+  ASSERT_TRUE(journal.ok());
+  ASSERT_TRUE(journal->batch().has_value());
+  EXPECT_EQ(journal->batch()->seed, 7u);
+  EXPECT_EQ(journal->batch()->kit_version, "test-1");
+
+  SystemProcessRunner healthy;
+  BatchOptions resumed = first;
+  resumed.seed = 99;  // what main draws when --seed is not given
+  auto counts = GradeBatch(healthy, manifest_, spec_, resumed);
+  ASSERT_TRUE(counts.ok()) << counts.error();
+  EXPECT_EQ(counts->graded, 1);
+  const auto unlucky =
+      nlohmann::json::parse(ReadFile(root_ / "out" / "results" / "unlucky" / "result.json"));
+  EXPECT_EQ(unlucky["seed"], "7") << "the resumed submission was graded on other inputs";
+
+  resumed.seed_given = true;  // --seed 99 on the command line
+  resumed.regrade = {"unlucky"};
+  EXPECT_EQ(GradeBatch(healthy, manifest_, spec_, resumed).error(),
+            "this batch was started with seed 7 (journal.jsonl); grading the rest with --seed 99 "
+            "would grade one class on two input sets. Leave out --seed to resume, or use a new "
+            "--out");
+  BatchOptions newer = first;
+  newer.kit_version = "test-2";
+  EXPECT_EQ(GradeBatch(healthy, manifest_, spec_, newer).error(),
+            "this batch was graded by labkit test-1 (journal.jsonl) and this is labkit test-2: "
+            "--regrade all grades everyone again with this version (same seed), or use a new "
+            "--out");
+}
+
+// Every command of one student "hangs" until its time limit (as a submission that stalls each
+// step would): the submission's overall limit stops it, not the batch.
+class StallingRunner : public ProcessRunner {
+ public:
+  explicit StallingRunner(std::string victim) : victim_(std::move(victim)) {}
+  ProcessResult Run(const Command& command) override {
+    bool victim = command.cwd.find(victim_) != std::string::npos;
+    for (const std::string& word : command.argv)
+      victim = victim || word.find("/" + victim_ + "/") != std::string::npos;
+    if (!victim) return real_.Run(command);
+    std::this_thread::sleep_for(std::chrono::duration<double>(command.timeout_seconds));
+    ProcessResult r;
+    r.started = true;
+    r.timed_out = true;
+    r.seconds = command.timeout_seconds;
+    return r;
+  }
+
+ private:
+  std::string victim_;
+  SystemProcessRunner real_;
+};
+
+std::string RowOf(const std::string& csv, const std::string& name) {
+  const auto at = csv.find("\n" + name + ",");
+  return at == std::string::npos ? "" : csv.substr(at + 1, csv.find('\r', at) - at - 1);
+}
+
+// A class with a FIFO where the source should be, a symbolic link instead of a source file, a
+// FIFO named like an archive, a linked folder, a kernel that never ends and a submission that
+// stalls at every step: the batch finishes, each gets its verdict, the good one its points.
+TEST_F(BatchTest, HostileFilesAndHangsDoNotStallTheBatch) {
+  KeepOnly({"alice"});
+  const fs::path klass = root_ / "class";
+  const fs::path lab = fs::path(manifest_.source_dir);
+  fs::create_directories(klass / "fifo");
+  ASSERT_EQ(mkfifo((klass / "fifo" / "matmul.cu").c_str(), 0644), 0);
+  fs::create_directories(klass / "link");
+  fs::create_symlink(lab / "solutions" / "03_tiled_matmul" / "matmul.cu",
+                     klass / "link" / "matmul.cu");
+  ASSERT_EQ(mkfifo((klass / "eve.zip").c_str(), 0644), 0);
+  fs::create_directory_symlink(klass / "alice", klass / "mallory");
+  // The reference solution with a kernel that never ends (the CPU backend runs it as written).
+  fs::create_directories(klass / "hang");
+  std::string hang = ReadFile(lab / "solutions" / "03_tiled_matmul" / "matmul.cu");
+  const std::string phases = "  const int phases = (n - 1) / TILE + 1;\n";
+  ASSERT_NE(hang.find(phases), std::string::npos);
+  hang.replace(hang.find(phases), phases.size(),
+               phases + "  volatile int spin = 1;\n  while (spin) {\n  }\n");
+  std::ofstream(klass / "hang" / "matmul.cu") << hang;
+  fs::create_directories(klass / "stall");
+  fs::copy_file(lab / "solutions" / "03_tiled_matmul" / "matmul.cu", klass / "stall" / "matmul.cu");
+
+  // The stalling student's first compile waits out the 40 s left of its overall limit.
+  spec_.limits.run_seconds = 5;
+  spec_.limits.compile_seconds = 60;
+  BatchOptions options = Options();
+  options.jobs = 3;
+  options.submission_seconds = 40;
+  StallingRunner runner("stall");
+  const auto start = std::chrono::steady_clock::now();
+  auto counts = GradeBatch(runner, manifest_, spec_, options);
+  ASSERT_TRUE(counts.ok()) << counts.error();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(100));
+  const std::string csv = ReadFile(root_ / "out" / "gradebook.csv");
+  EXPECT_EQ(RowOf(csv, "alice").rfind("alice,graded,30,40,", 0), 0u) << csv;
+  EXPECT_NE(
+      RowOf(csv, "fifo").find("graded,0,0,,0,100,,rows:unreadable_file; tiled:unreadable_file"),
+      std::string::npos)
+      << csv;
+  EXPECT_NE(
+      RowOf(csv, "link").find("graded,0,0,,0,100,,rows:unreadable_file; tiled:unreadable_file"),
+      std::string::npos)
+      << csv;
+  EXPECT_NE(RowOf(csv, "hang").find("tiled_any:timeout"), std::string::npos) << csv;
+  EXPECT_NE(RowOf(csv, "stall").find("not_graded"), std::string::npos) << csv;
+  EXPECT_NE(RowOf(csv, "stall").find("overall time limit of 40 s"), std::string::npos) << csv;
+  EXPECT_NE(RowOf(csv, "mallory").find("not_graded"), std::string::npos) << csv;
+  EXPECT_NE(RowOf(csv, "mallory").find("symbolic link"), std::string::npos) << csv;
+  EXPECT_NE(RowOf(csv, "eve").find("not a regular file"), std::string::npos) << csv;
+  const std::string feedback = ReadFile(root_ / "out" / "results" / "fifo" / "feedback.txt");
+  EXPECT_NE(feedback.find("is not a regular file (a FIFO)"), std::string::npos) << feedback;
 }
 
 TEST_F(BatchTest, RegradeRedoesOnlyWhatIsAsked) {
