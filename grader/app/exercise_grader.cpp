@@ -258,7 +258,7 @@ std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& ru
     if (failure.empty()) failure = ValueFailure(env, ex, model, flavour, run, cases, i);
     if (failure.empty()) continue;
     values_wrong = run.cases[i].status == "ok";
-    return failure + DeviceMemoryRefusal(run.process.output);
+    return failure + DeviceMemoryRefusal(run.record_process.output + run.process.output);
   }
   if (!run.done && run.harness_error.empty()) {
     status = run.process.timed_out ? "timeout" : "crashed";
