@@ -8,26 +8,10 @@
 #include "param_layout_gpu.cuh"
 #endif
 
-#ifdef __LABKIT_EMU__
-// The linker's bounds of the CPU backend's kernel section (labkit_emu/qualifiers.h).
-extern "C" const char __start_emu_kernels[] __attribute__((weak));
-extern "C" const char __stop_emu_kernels[] __attribute__((weak));
-#endif
 
 namespace labkit::replay {
 namespace {
 
-// On the CPU backend any function can be called like a kernel: only a __global__ one may be.
-bool IsKernel(const void* address) {
-#ifdef __LABKIT_EMU__
-  return __start_emu_kernels != nullptr &&
-         address >= static_cast<const void*>(__start_emu_kernels) &&
-         address < static_cast<const void*>(__stop_emu_kernels);
-#else
-  (void)address;
-  return true;  // the runtime refuses to launch anything else
-#endif
-}
 
 bool Starts(const std::vector<ImageRange>& ranges, int64_t offset) {
   return std::any_of(ranges.begin(), ranges.end(),
@@ -190,8 +174,7 @@ class PlanReplay::Impl {
   }
 
   std::string Launch(const Op& op) {
-    if (!Starts(image_.kernels, op.image) || !IsKernel(ImageAddress(op.image)))
-      return "a launch of something that is not one of your __global__ functions";
+    if (!Starts(image_.kernels, op.image)) return "a launch of something that is not your kernel";
     std::vector<unsigned char> bytes;
     if (const std::string why = Relocated(op, bytes); !why.empty()) return why;
     const dim3 grid(op.grid[0], op.grid[1], op.grid[2]);
