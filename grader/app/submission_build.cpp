@@ -110,10 +110,7 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
   const auto& libs = manifest_.emu_libs.at(spec_.id);
   cmd.insert(cmd.end(), libs.begin(), libs.end());
   cmd.push_back("-Wl,--end-group");
-  // The kernel section's bounds (labkit_emu/qualifiers.h) stay out of the dynamic symbol table,
-  // where they would name the first kernel in the launch records.
-  cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl",
-                         "-Wl,-z,start-stop-visibility=hidden"});
+  cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
   return cmd;
 }
 

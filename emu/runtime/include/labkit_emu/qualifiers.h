@@ -2,10 +2,7 @@
 // function and every __device__/__constant__ variable is an ordinary global.
 #pragma once
 
-// Kernels go in a section of their own, so that the kit can tell a __global__ function from any
-// other (nvcc refuses to launch anything else; a replay, common/harness/replay_executor.cu, only
-// runs addresses inside it).
-#define __global__ __attribute__((section("emu_kernels")))
+#define __global__
 #define __device__
 #define __host__
 #define __constant__
