@@ -156,15 +156,23 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
     kept += "  " + text + "\n";
     ++count;
   }
+  // The first line names the cause; compute-sanitizer's own lines follow as the evidence.
+  if (tool == "racecheck")
+    return "a race in shared memory: threads read what another thread of the block writes, with "
+           "no __syncthreads() between them (compute-sanitizer racecheck found " + found + " " +
+           unit + "(s)):\n" + kept +
+           "Usual cause: a missing barrier after loading a tile, or before overwriting it.";
+  const bool reads = log.find("Invalid __global__ read") != std::string::npos;
+  const bool writes = log.find("Invalid __global__ write") != std::string::npos;
+  const std::string what = reads && !writes   ? "reads outside device memory"
+                           : writes && !reads ? "writes outside device memory"
+                                              : "accesses outside device memory";
   const std::string cause =
-      tool == "racecheck"
-          ? "a shared-memory hazard: threads read shared memory that another thread writes "
-            "without a __syncthreads() between them (after loading a tile, and again before "
-            "overwriting it)."
-          : "an access outside device memory: usually a load of A or B, or the store into C, "
-            "without a bounds check.";
-  return "compute-sanitizer " + tool + " found " + found + " " + unit + "(s):\n" + kept +
-         "Usual cause: " + cause;
+      reads && !writes   ? "a load of A or B (a partial tile's) without a bounds check."
+      : writes && !reads ? "the store into C without a bounds check (row < m && col < k)."
+                         : "a load of A or B, or the store into C, without a bounds check.";
+  return what + " (compute-sanitizer " + tool + " found " + found + " " + unit + "(s)):\n" +
+         kept + "Usual cause: " + cause;
 }
 
 std::string DescribeDeath(const ProcessResult& p) {

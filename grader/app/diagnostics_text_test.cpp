@@ -61,7 +61,12 @@ TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
       "=========     Address 0x7f0000000d24 is out of bounds\n"
       "========= ERROR SUMMARY: 1 error\n";
   const std::string text = SummariseSanitizerLog(log, "memcheck");
-  EXPECT_EQ(text.rfind("compute-sanitizer memcheck found 1 error(s):\n", 0), 0u);
+  EXPECT_EQ(text.rfind("reads outside device memory (compute-sanitizer memcheck found 1 error(s)):\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("a load of A or B"), std::string::npos);
+  EXPECT_EQ(text.find("the store into C"), std::string::npos);
   EXPECT_NE(text.find("/s/matmul.cu:88"), std::string::npos);
   EXPECT_NE(text.find("by thread (3,0,0) in block (1,1,0)"), std::string::npos);
 }
@@ -79,7 +84,12 @@ TEST(DiagnosticsText, ErrorLinesCountWithoutASummary) {
       "========= Invalid __global__ write of size 4 bytes\n"
       "=========     at k()+0x10 in /s/matmul.cu:9\n";
   const std::string text = SummariseSanitizerLog(log, "memcheck");
-  EXPECT_EQ(text.rfind("compute-sanitizer memcheck found at least 1 error(s):\n", 0), 0u);
+  EXPECT_EQ(text.rfind(
+                "writes outside device memory (compute-sanitizer memcheck found at least 1 error(s)):\n",
+                0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("the store into C without a bounds check"), std::string::npos);
 }
 
 TEST(DiagnosticsText, InvalidAddressIsExplained) {
@@ -98,6 +108,7 @@ TEST(DiagnosticsText, RacecheckHazardIsAnError) {
       "=========     and Read access at matmul.cu:55 in k [1024 hazards]\n"
       "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
   const std::string text = SummariseSanitizerLog(log, "racecheck");
+  EXPECT_EQ(text.rfind("a race in shared memory", 0), 0u) << text;
   EXPECT_NE(text.find("found 1 hazard(s)"), std::string::npos);
   EXPECT_NE(text.find("matmul.cu:52"), std::string::npos);
   EXPECT_NE(text.find("__syncthreads()"), std::string::npos);

@@ -14,6 +14,7 @@
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "inputs.h"
+#include "gpu_counters.h"
 #include "measured_technique.h"
 #include "query_grader.h"
 #include "tolerance.h"
@@ -520,13 +521,16 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
   return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
 }
 
-// CPU backend, `technique.measured`: one case of the rule's shape on the counting build, where
-// the emulator counts every load, store and barrier of the launched kernels; "" when the counts
-// satisfy the rule. The case's values are checked too, so the counted run is the real product.
+// `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
+// by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
+// "" when the counts satisfy the rule. The case's values are checked too, so the counted run is
+// the real product. `why_not` is set when a GPU could not be counted here (no permission to read
+// its counters): the caller then falls back on what the kernels declare.
 std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                            const std::string& dir) {
-  const MeasuredTechnique& rule = *ex.technique->measured;
-  const BuildOutcome& build = CountingBuild(env);
+                            const std::string& dir, std::string& why_not) {
+  MeasuredTechnique rule = *ex.technique->measured;
+  const bool gpu = env.backend != Backend::kCpu;
+  const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
   if (!build.ok)
     return "the build in which the grader counts memory accesses failed: " + build.message;
   MatrixCase c;
@@ -540,16 +544,26 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
   options.exercise = run_id;
   options.exact_layout = true;
   options.emu_kernels_json = env.kernels_json;
-  options.count_accesses = true;
+  options.count_accesses = !gpu;
+  options.gpu_counters = gpu;
   options.replay = true;  // the counts are of the replayed kernels, on the real inputs
   options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
+  if (gpu && !run.counted) {
+    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    if (said.empty()) said = LastLine(run.process.output);
+    why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
+              (said.empty() ? "" : ": " + said) + ")";
+    return "";
+  }
   std::string status;
   bool values_wrong = false;
   const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                            Flavour::kDefault, build.executable, status, values_wrong);
   if (!failure.empty())
     return "in the build in which the grader counts memory accesses: " + failure;
+  // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
+  if (gpu) rule.executes_barrier.reset();
   return CheckMeasuredTechnique(rule, run.cases.front().launches);
 }
 
@@ -593,14 +607,20 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
              "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
     }
   }
-  // On the CPU backend what the kernels did replaces what they declare (shared memory, a
-  // barrier); the GPU backend has no emulator to count with and keeps reading ptxas's report.
+  // What the kernels did replaces what they declare: the shared memory they use (static or
+  // dynamic) and, on the CPU backend, the barriers they pass. A GPU keeps ptxas's word on
+  // barriers, having no counter of them.
   Technique declared = *ex.technique;
-  if (env.backend == Backend::kCpu && ex.technique->measured) {
-    const std::string measured = MeasuredFailure(env, ex, run_id, dir);
+  if (ex.technique->measured) {
+    std::string why_not;
+    const std::string measured = MeasuredFailure(env, ex, run_id, dir, why_not);
     if (!measured.empty()) return "not with the technique this exercise teaches: " + measured;
-    declared.min_static_shared_bytes.reset();
-    declared.uses_barrier.reset();
+    if (why_not.empty()) {
+      declared.min_static_shared_bytes.reset();
+      if (env.backend == Backend::kCpu) declared.uses_barrier.reset();
+    } else {
+      notes.push_back("technique judged from what the kernels declare: " + why_not);
+    }
   }
   if (!ChecksDeclarations(declared)) return "";
   if (!env.resources) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "gpu_counters.h"
 #include "inputs.h"
 #include "report_lines.h"
 #include "untrusted_file.h"
@@ -115,7 +116,9 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.gpu = options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive : GpuUse::kShared;
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
-  if (!options.sanitizer_tool.empty()) {
+  if (options.gpu_counters) {
+    cmd.argv = CounterCommandPrefix(FindNsightCompute(), dir + "counters.csv");
+  } else if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindComputeSanitizer(),
                 "--tool",
                 options.sanitizer_tool,
@@ -241,6 +244,7 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
   record.sanitizer_tool.clear();
   record.emu_order.clear();
   record.thread_sanitizer = false;
+  record.gpu_counters = false;
   if (const Status written = WriteRequest(recording.dir, record, cases, false); !written) {
     recording.process.start_error = written.error();
     return recording;
@@ -280,7 +284,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::vector<MatrixCase>& cases) {
   const std::string dir = work_dir + "/";
   fs::create_directories(dir);
-  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log"})
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log", "counters.csv"})
     fs::remove(dir + stale);
   for (const std::string& stale : ThreadSanitizerLogs(dir)) fs::remove(stale);
   HarnessRun run;
@@ -363,6 +367,13 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
+  if (options.gpu_counters) {
+    run.counter_log = ReadText(dir + "counters.csv");
+    if (const auto profiled = ParseCounterLog(run.counter_log)) {
+      run.counted = true;
+      AttachCounts(run.cases, *profiled);
+    }
+  }
   return run;
 }
 

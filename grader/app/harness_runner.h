@@ -40,6 +40,9 @@ struct HarnessOptions {
   bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
   // CPU backend, with a counting build: each launch reports its memory accesses (LaunchInfo).
   bool count_accesses = false;
+  // GPU backend: the replay runs under Nsight Compute, which counts each launch's loads and
+  // stores (gpu_counters.h) into LaunchInfo::accesses.
+  bool gpu_counters = false;
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
@@ -107,6 +110,10 @@ struct HarnessRun {
   std::optional<nlohmann::json> timing;  // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
   std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe
+  // With gpu_counters: whether ncu's log held its table of counts (false: ncu could not count
+  // here, and counter_log says what it said instead).
+  bool counted = false;
+  std::string counter_log;
 };
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,

@@ -448,7 +448,8 @@ std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& polic
 SandboxPolicy SystemSandboxPolicy(const std::string& scratch_dir) {
   SandboxPolicy policy;
   policy.scratch_dir = Normal(scratch_dir);
-  for (const char* dir : {"/usr/local/cuda", "/opt/cuda"}) {
+  // /opt/nvidia: Nsight Compute, whose ncu counts the GPU's loads for the technique checks.
+  for (const char* dir : {"/usr/local/cuda", "/opt/cuda", "/opt/nvidia"}) {
     std::error_code ec;
     if (Exists(dir)) policy.read_only.push_back(fs::canonical(dir, ec).string());
   }

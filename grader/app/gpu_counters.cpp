@@ -1,0 +1,170 @@
+#include "gpu_counters.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+namespace labkit {
+namespace {
+
+constexpr const char* kGlobalLoads = "smsp__sass_inst_executed_op_global_ld.sum";
+constexpr const char* kGlobalStores = "smsp__sass_inst_executed_op_global_st.sum";
+constexpr const char* kSharedLoads = "smsp__sass_inst_executed_op_shared_ld.sum";
+constexpr const char* kSharedStores = "smsp__sass_inst_executed_op_shared_st.sum";
+
+// One CSV line's fields; quotes enclose fields that hold commas ("(16, 16, 1)", "37,748,736").
+std::vector<std::string> CsvFields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// "37,748,736" or "1048576": ncu groups digits by locale. nullopt for "n/a" and other text.
+std::optional<long long> Count(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (c == ',') continue;
+    if (c < '0' || c > '9') return std::nullopt;
+    digits += c;
+  }
+  if (digits.empty() || digits.size() > 18) return std::nullopt;
+  return std::stoll(digits);
+}
+
+// "(16, 16, 1)" -> 256; 0 when unreadable.
+long long Threads(const std::string& dims) {
+  long long product = 1;
+  int seen = 0;
+  std::string number;
+  for (char c : dims + ",") {
+    if (c >= '0' && c <= '9') {
+      number += c;
+    } else if (!number.empty()) {
+      if (number.size() > 6) return 0;
+      product *= std::stoll(number);
+      number.clear();
+      ++seen;
+    }
+  }
+  return seen == 3 ? product : 0;
+}
+
+// Per-warp instructions as per-thread ones: times the threads a warp of a `block_threads` block
+// holds on average.
+long long PerThread(long long warp_instructions, long long block_threads) {
+  if (block_threads <= 0) return 0;
+  const long long warps = (block_threads + 31) / 32;
+  return warp_instructions * block_threads / warps;
+}
+
+}  // namespace
+
+std::string FindNsightCompute() {
+  for (const char* dir : {"/usr/local/cuda/bin", "/opt/cuda/bin", "/usr/bin"}) {
+    const std::string candidate = std::string(dir) + "/ncu";
+    if (std::filesystem::exists(candidate)) return candidate;
+  }
+  return "ncu";
+}
+
+std::vector<std::string> CounterCommandPrefix(const std::string& ncu, const std::string& log_path) {
+  const std::string metrics = std::string(kGlobalLoads) + "," + kGlobalStores + "," +
+                              kSharedLoads + "," + kSharedStores;
+  // --clock-control none: the machine's clocks are left as they are (counts do not depend on them).
+  return {ncu,           "--clock-control", "none",      "--metrics",          metrics,
+          "--csv",       "--print-units",   "base",      "--print-kernel-base", "mangled",
+          "--log-file",  log_path};
+}
+
+std::optional<std::vector<ProfiledLaunch>> ParseCounterLog(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  std::map<std::string, std::size_t> column;
+  std::vector<ProfiledLaunch> launches;
+  std::map<long long, std::size_t> by_id;  // ncu's launch id -> index in `launches`
+  bool table = false;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line.front() != '"') continue;  // ncu's notes, the program's output
+    const std::vector<std::string> fields = CsvFields(line);
+    if (!fields.empty() && fields.front() == "ID") {
+      // The last table wins: ncu writes its own once the program has ended, after anything the
+      // program could have written into the log while it ran.
+      column.clear();
+      launches.clear();
+      by_id.clear();
+      for (std::size_t i = 0; i < fields.size(); ++i) column[fields[i]] = i;
+      table = column.count("Kernel Name") && column.count("Block Size") &&
+              column.count("Metric Name") && column.count("Metric Value");
+      continue;
+    }
+    if (!table) continue;
+    auto field = [&](const char* name) -> std::string {
+      const std::size_t i = column.at(name);
+      return i < fields.size() ? fields[i] : "";
+    };
+    const std::optional<long long> id = Count(fields.front());
+    if (!id) continue;
+    auto [it, added] = by_id.emplace(*id, launches.size());
+    if (added) {
+      launches.push_back({field("Kernel Name"), Threads(field("Block Size"))});
+    }
+    ProfiledLaunch& launch = launches[it->second];
+    const long long value = Count(field("Metric Value")).value_or(0);
+    const std::string metric = field("Metric Name");
+    if (metric == kGlobalLoads) launch.global_load_instructions = value;
+    if (metric == kGlobalStores) launch.global_store_instructions = value;
+    if (metric == kSharedLoads) launch.shared_load_instructions = value;
+    if (metric == kSharedStores) launch.shared_store_instructions = value;
+  }
+  if (!table) return std::nullopt;
+  return launches;
+}
+
+std::string CounterLogError(const std::string& log) {
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.rfind("==ERROR==", 0) == 0) return line.substr(0, 300);
+  return "";
+}
+
+std::string LastLine(const std::string& output) {
+  std::istringstream lines(output);
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last.substr(0, 300);
+}
+
+MemoryAccesses AccessesOf(const ProfiledLaunch& launch) {
+  MemoryAccesses a;
+  a.global_load_bytes = 4 * PerThread(launch.global_load_instructions, launch.block_threads);
+  a.global_store_bytes = 4 * PerThread(launch.global_store_instructions, launch.block_threads);
+  a.shared_loads = PerThread(launch.shared_load_instructions, launch.block_threads);
+  a.shared_stores = PerThread(launch.shared_store_instructions, launch.block_threads);
+  return a;
+}
+
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled) {
+  std::size_t next = 0;
+  for (CaseRun& c : cases)
+    for (LaunchInfo& l : c.launches) {
+      std::size_t i = next;
+      while (i < profiled.size() && profiled[i].kernel != l.kernel) ++i;
+      if (i == profiled.size()) continue;
+      l.accesses = AccessesOf(profiled[i]);
+      next = i + 1;
+    }
+}
+
+}  // namespace labkit

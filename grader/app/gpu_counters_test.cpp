@@ -1,0 +1,115 @@
+#include "gpu_counters.h"
+
+#include <gtest/gtest.h>
+
+namespace labkit {
+namespace {
+
+// The shape of ncu 2025's CSV (seen on an H100, 2026-11-25): a rows kernel and a 16 x 16 tiled
+// kernel on a 256 x 256 x 256 product, with the program's own output and ncu's notes around it.
+const char* const kLog = R"csv(==PROF== Connected to process 584 (/tmp/harness)
+done 0
+==PROF== Disconnected from process 584
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+"0","584","harness","127.0.0.1","_Z4rowsPKfS0_Pfi","1","7","(16, 16, 1)","(16, 16, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_global_ld.sum","inst","1,048,576"
+"0","584","harness","127.0.0.1","_Z4rowsPKfS0_Pfi","1","7","(16, 16, 1)","(16, 16, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_global_st.sum","inst","2,048"
+"0","584","harness","127.0.0.1","_Z4rowsPKfS0_Pfi","1","7","(16, 16, 1)","(16, 16, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_shared_ld.sum","inst","0"
+"0","584","harness","127.0.0.1","_Z4rowsPKfS0_Pfi","1","7","(16, 16, 1)","(16, 16, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_shared_st.sum","inst","0"
+"1","584","harness","127.0.0.1","_Z5tiledILi4EEvPKfS1_Pfi","1","7","(4, 4, 1)","(64, 64, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_global_ld.sum","inst","524,288"
+"1","584","harness","127.0.0.1","_Z5tiledILi4EEvPKfS1_Pfi","1","7","(4, 4, 1)","(64, 64, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_global_st.sum","inst","4,096"
+"1","584","harness","127.0.0.1","_Z5tiledILi4EEvPKfS1_Pfi","1","7","(4, 4, 1)","(64, 64, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_shared_ld.sum","inst","1,310,720"
+"1","584","harness","127.0.0.1","_Z5tiledILi4EEvPKfS1_Pfi","1","7","(4, 4, 1)","(64, 64, 1)","0","9.0","Command line profiler metrics","smsp__sass_inst_executed_op_shared_st.sum","inst","524,288"
+)csv";
+
+TEST(GpuCounters, ReadsEveryLaunchOfTheTableInOrder) {
+  const auto launches = ParseCounterLog(kLog);
+  ASSERT_TRUE(launches.has_value());
+  ASSERT_EQ(launches->size(), 2u);
+  EXPECT_EQ((*launches)[0].kernel, "_Z4rowsPKfS0_Pfi");
+  EXPECT_EQ((*launches)[0].block_threads, 256);
+  EXPECT_EQ((*launches)[0].global_load_instructions, 1048576);
+  EXPECT_EQ((*launches)[1].kernel, "_Z5tiledILi4EEvPKfS1_Pfi");
+  EXPECT_EQ((*launches)[1].block_threads, 16);
+  EXPECT_EQ((*launches)[1].shared_load_instructions, 1310720);
+}
+
+TEST(GpuCounters, WarpCountsBecomeThreadCounts) {
+  const auto launches = ParseCounterLog(kLog);
+  ASSERT_TRUE(launches.has_value());
+  // rows: 2048 full warps, 512 loads per thread = 2n floats per element of C.
+  const MemoryAccesses rows = AccessesOf((*launches)[0]);
+  EXPECT_EQ(rows.global_load_bytes / 4 / (256 * 256), 2 * 256);
+  EXPECT_EQ(rows.global_store_bytes / 4, 256 * 256);
+  // 4 x 4 tiles: a block of 16 threads is one half-full warp; 2n / 4 floats per element of C.
+  const MemoryAccesses tiled = AccessesOf((*launches)[1]);
+  EXPECT_EQ(tiled.global_load_bytes / 4 / (256 * 256), 2 * 256 / 4);
+  EXPECT_EQ(tiled.global_store_bytes / 4, 256 * 256);
+  // 64 phases of one 128-bit load of A's tile row and 4 loads of B's tile column (nvcc's code).
+  EXPECT_EQ(tiled.shared_loads / (256 * 256), 64 * 5);
+}
+
+TEST(GpuCounters, NoTableMeansNothingWasCounted) {
+  EXPECT_FALSE(ParseCounterLog("==ERROR== ERR_NVGPUCTRPERM - no permission\n").has_value());
+  EXPECT_FALSE(ParseCounterLog("\"ID\",\"something\"\n\"0\",\"1\"\n").has_value());
+}
+
+TEST(GpuCounters, NcusErrorLineIsItsReason) {
+  EXPECT_EQ(CounterLogError("==PROF== x\n==ERROR== ERR_NVGPUCTRPERM - no permission\nmore\n"),
+            "==ERROR== ERR_NVGPUCTRPERM - no permission");
+  EXPECT_EQ(CounterLogError(kLog), "");
+}
+
+TEST(GpuCounters, LastLineSkipsBlankOnes) {
+  EXPECT_EQ(LastLine("a\nunrecognised option '--x'\n\n  \n"), "unrecognised option '--x'");
+  EXPECT_EQ(LastLine(""), "");
+}
+
+TEST(GpuCounters, TheProgramsOwnLinesBeforeTheHeaderAreIgnored) {
+  const std::string forged =
+      "\"0\",\"1\",\"h\",\"h\",\"_Z4rowsPKfS0_Pfi\",\"1\",\"7\",\"(16, 16, 1)\",\"(1, 1, 1)\",\"0\","
+      "\"9.0\",\"x\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"inst\",\"1\"\n";
+  const auto launches = ParseCounterLog(forged + kLog);
+  ASSERT_TRUE(launches.has_value());
+  EXPECT_EQ((*launches)[0].global_load_instructions, 1048576);
+}
+
+TEST(GpuCounters, OnlyTheLastTableCounts) {
+  const std::string forged =
+      "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n"
+      "\"0\",\"_Z5decoyv\",\"(1, 1, 1)\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"1\"\n";
+  const auto launches = ParseCounterLog(forged + kLog);
+  ASSERT_TRUE(launches.has_value());
+  ASSERT_EQ(launches->size(), 2u);
+  EXPECT_EQ((*launches)[0].kernel, "_Z4rowsPKfS0_Pfi");
+}
+
+TEST(GpuCounters, LaunchesGetTheCountsOfTheirOwnKernelInOrder) {
+  const auto profiled = ParseCounterLog(kLog);
+  ASSERT_TRUE(profiled.has_value());
+  std::vector<CaseRun> cases(1);
+  LaunchInfo tiled, rows, unknown;
+  tiled.kernel = "_Z5tiledILi4EEvPKfS1_Pfi";
+  rows.kernel = "_Z4rowsPKfS0_Pfi";
+  unknown.kernel = "_Z5decoyv";
+  cases[0].launches = {rows, unknown, tiled};
+  AttachCounts(cases, *profiled);
+  ASSERT_TRUE(cases[0].launches[0].accesses.has_value());
+  EXPECT_EQ(cases[0].launches[0].accesses->global_load_bytes, 4LL * 512 * 256 * 256);
+  EXPECT_FALSE(cases[0].launches[1].accesses.has_value());
+  ASSERT_TRUE(cases[0].launches[2].accesses.has_value());
+  EXPECT_EQ(cases[0].launches[2].accesses->global_load_bytes, 4LL * 128 * 256 * 256);
+}
+
+TEST(GpuCounters, TheCommandCountsTheFourMetricsIntoTheLog) {
+  const std::vector<std::string> argv = CounterCommandPrefix("/x/ncu", "/w/counters.csv");
+  ASSERT_FALSE(argv.empty());
+  EXPECT_EQ(argv.front(), "/x/ncu");
+  EXPECT_EQ(argv.back(), "/w/counters.csv");
+  std::string joined;
+  for (const std::string& a : argv) joined += a + " ";
+  EXPECT_NE(joined.find("smsp__sass_inst_executed_op_global_ld.sum"), std::string::npos);
+  EXPECT_NE(joined.find("--print-kernel-base mangled"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace labkit
