@@ -32,6 +32,20 @@ struct ProfiledLaunch {
 // ncu's path: next to nvcc in the CUDA toolkit, else whatever PATH finds.
 std::string FindNsightCompute();
 
+// Holds, while it lives, the machine-wide lock that lets one ncu session count at a time (every
+// labgrade process of the machine takes it, a batch's jobs and concurrent test runs alike). Does
+// nothing when `needed` is false.
+class CounterSessionLock {
+ public:
+  explicit CounterSessionLock(bool needed);
+  ~CounterSessionLock();
+  CounterSessionLock(const CounterSessionLock&) = delete;
+  CounterSessionLock& operator=(const CounterSessionLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // The words put before the harness's command line so that ncu counts every kernel launch and
 // writes the counts as CSV to `log_path`.
 std::vector<std::string> CounterCommandPrefix(const std::string& ncu, const std::string& log_path);

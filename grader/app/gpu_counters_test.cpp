@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 namespace labkit {
 namespace {
 
@@ -98,6 +102,21 @@ TEST(GpuCounters, LaunchesGetTheCountsOfTheirOwnKernelInOrder) {
   EXPECT_FALSE(cases[0].launches[1].accesses.has_value());
   ASSERT_TRUE(cases[0].launches[2].accesses.has_value());
   EXPECT_EQ(cases[0].launches[2].accesses->global_load_bytes, 4LL * 128 * 256 * 256);
+}
+
+TEST(GpuCounters, CounterSessionsTakeTurns) {
+  std::atomic<int> inside{0}, most{0};
+  auto session = [&] {
+    const CounterSessionLock lock(true);
+    most = std::max(most.load(), ++inside);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    --inside;
+  };
+  std::thread a(session), b(session), c(session);
+  a.join();
+  b.join();
+  c.join();
+  EXPECT_EQ(most.load(), 1);
 }
 
 TEST(GpuCounters, TheCommandCountsTheFourMetricsIntoTheLog) {

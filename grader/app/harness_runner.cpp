@@ -316,8 +316,13 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
-  run.process =
-      runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
+  {
+    // One GPU's counters serve one Nsight Compute session at a time; each sandbox has a /tmp of
+    // its own, where ncu's own lock would not be seen by the others.
+    const CounterSessionLock counters(options.gpu_counters);
+    run.process =
+        runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
+  }
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
