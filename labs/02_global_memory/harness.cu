@@ -56,8 +56,9 @@ void VectorAdd(const Params& p, QueryValues& v) {
   std::vector<float> want(n);
   for (int i = 0; i < n; ++i) want[i] = x[i] + y[i];
   const Mismatches m = Compare("z", want.data(), z.data(), n, [&](std::size_t i) {
-    if (i + 1 == static_cast<std::size_t>(n) && IsPoison(z[i]))
-      return std::string("only the last element is missing: an off-by-one length (n - 1 passed "
+    // The first wrong element is the last one, so it is the only one.
+    if (i + 1 == static_cast<std::size_t>(n) && n > 1)
+      return std::string("only the last element is wrong: an off-by-one length (n - 1 passed "
                          "to the kernel, or a bound of i < n - 1)");
     return std::string(IsPoison(z[i]) ? "never written" : "");
   });

@@ -1,5 +1,5 @@
 // Lab 02's checking helpers: inputs, poison, element-by-element comparison with the first wrong
-// element described, and pitched storage with its padding poisoned. Used by harness.cu only.
+// element described, and pitched storage with a sentinel in its padding. Used by harness.cu only.
 //
 // Inputs are small multiples of 1/4, so every sum, product and scaling the lab does is exact in
 // float: a right answer matches the kit's bit for bit, whatever order or FMA the compiler picks.
@@ -106,15 +106,20 @@ inline void SyncKernel(const char* kernel) {
 }
 
 // A height x width float matrix in pitched device memory whose padding (bytes width*4 .. pitch of
-// every row) holds the poison, so that a kernel writing outside the logical matrix is seen.
+// every row) holds a sentinel, so that a kernel writing outside the logical matrix is seen. The
+// sentinel is finite, not the poison NaN: a NaN survives arithmetic with its bits unchanged (a
+// kernel scaling the padding, or a product reading it, would pass it on unseen), a huge number
+// does not.
 class PitchedMatrix {
  public:
+  static constexpr float kPadding = 1.0e30f;
+
   PitchedMatrix(int width, int height, const std::vector<float>& dense)
       : width_(width), height_(height) {
     LABKIT_CUDA_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&data_), &pitch_,
                                       width * sizeof(float), height));
     // Rows are whole floats apart on every GPU (pitch is a multiple of 256 or more bytes).
-    std::vector<float> image(pitch_ / sizeof(float) * height, Poison());
+    std::vector<float> image(pitch_ / sizeof(float) * height, kPadding);
     for (int r = 0; r < height; ++r)
       std::memcpy(&image[r * stride()], &dense[static_cast<std::size_t>(r) * width],
                   width * sizeof(float));
@@ -148,7 +153,7 @@ class PitchedMatrix {
     long long changed = 0;
     for (int r = 0; r < height_; ++r)
       for (std::size_t c = width_; c < stride(); ++c)
-        changed += IsPoison(image[r * stride() + c]) ? 0 : 1;
+        changed += SameBits(image[r * stride() + c], kPadding) ? 0 : 1;
     return changed;
   }
 

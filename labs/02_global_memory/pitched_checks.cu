@@ -1,5 +1,5 @@
 // Lab 02, exercise 4: pitched 2-D arrays. The kit allocates each matrix with cudaMallocPitch and
-// fills the padding at the end of every row with the poison, runs the student's kernel, and reads
+// fills the padding at the end of every row with a sentinel, runs the student's kernel, and reads
 // every row back whole: the logical matrix must be right and the padding untouched. The host
 // version (scale_pitched_on_device) is checked for its values, its cudaMemcpy2D copies and leaks.
 #include <string>
