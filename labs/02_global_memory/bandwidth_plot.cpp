@@ -5,6 +5,8 @@
 #include <regex>
 #include <sstream>
 
+#include "text.h"
+
 namespace lab02 {
 namespace {
 
@@ -18,21 +20,8 @@ std::string Fixed(double value, int decimals) {
   return text;
 }
 
-// `text` with the five characters XML reserves escaped (a GPU name is free text).
-std::string Xml(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// A GPU name is free text: escaped as in the kit's HTML pages, which XML reads the same way.
+std::string Xml(const std::string& text) { return labkit::HtmlEscaped(text); }
 
 double MaxBandwidth(const Sweep& s) {
   double top = 0;
@@ -70,8 +59,8 @@ std::string BandwidthSvg(const Sweep& s) {
   const double top = MaxBandwidth(s) * 1.1;  // headroom above the highest point
   const int bottom = kHeight - kBottom, right = kWidth - kRight;
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-      << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\">\n"
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\">\n"
       << "  <title>Lab 02 copy sweep on " << Xml(s.gpu) << ", " << Xml(s.date) << "</title>\n"
       << "  <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "  <text x=\"" << kLeft << "\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
@@ -97,8 +86,8 @@ std::string BandwidthSvg(const Sweep& s) {
       << "  <text x=\"" << (kLeft + right) / 2 << "\" y=\"" << bottom + 40
       << "\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"12\">"
       << "offset or stride (floats)</text>\n"
-      << Polyline(s.offset, top, "#1f77b4") << Polyline(s.stride, top, "#d62728")
-      << "  <text x=\"" << right - 160 << "\" y=\"" << kTop + 16
+      << Polyline(s.offset, top, "#1f77b4") << Polyline(s.stride, top, "#d62728") << "  <text x=\""
+      << right - 160 << "\" y=\"" << kTop + 16
       << "\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#1f77b4\">offset copy</text>\n"
       << "  <text x=\"" << right - 160 << "\" y=\"" << kTop + 32
       << "\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#d62728\">strided copy</text>\n"
@@ -139,7 +128,8 @@ std::string CheckBandwidthFiles(const std::string& table, const std::string& svg
   int offsets = 0, strides = 0;
   for (auto it = std::sregex_iterator(table.begin(), table.end(), row);
        it != std::sregex_iterator(); ++it) {
-    if (std::stod((*it)[4].str()) <= 0) return "a row with no bandwidth: " + (*it)[2].str() + " " + (*it)[3].str();
+    if (std::stod((*it)[4].str()) <= 0)
+      return "a row with no bandwidth: " + (*it)[2].str() + " " + (*it)[3].str();
     ((*it)[2].str() == "offset" ? offsets : strides) += 1;
   }
   if (offsets != kOffsets || strides != kStrides)

@@ -12,13 +12,13 @@
 namespace lab02 {
 
 struct SweepPoint {
-  int x = 0;           // the offset or the stride, in floats
-  double gbps = 0;     // effective bandwidth: bytes the kernel must read and write, per second
+  int x = 0;        // the offset or the stride, in floats
+  double gbps = 0;  // effective bandwidth: bytes the kernel must read and write, per second
 };
 
 struct Sweep {
-  std::string gpu;   // cudaDeviceProp::name
-  std::string date;  // YYYY-MM-DD, of the run
+  std::string gpu;                 // cudaDeviceProp::name
+  std::string date;                // YYYY-MM-DD, of the run
   std::vector<SweepPoint> offset;  // offsets 0..32
   std::vector<SweepPoint> stride;  // strides 1..32
   // Extra lines for the table (the float3 versions), "name: value" each.

@@ -72,8 +72,7 @@ TEST(BandwidthPlot, CheckNamesWhatIsMissing) {
 
   Sweep zero = s;
   zero.offset[3].gbps = 0;
-  EXPECT_EQ(CheckBandwidthFiles(BandwidthTable(zero), svg),
-            "a row with no bandwidth: offset 3");
+  EXPECT_EQ(CheckBandwidthFiles(BandwidthTable(zero), svg), "a row with no bandwidth: offset 3");
 }
 
 }  // namespace

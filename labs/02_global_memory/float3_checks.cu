@@ -54,8 +54,9 @@ void CheckScaled(QueryValues& v, int n, const char* kernel, Launch&& launch) {
   });
   Check(v, "wrong_floats", m.count, 0, m.first);
   Check(v, "written_past_end", Overwritten(got, p.want.size()), 0,
-        std::string(kernel) + " wrote past the last point: threads past n (and in the staged "
-                              "kernel, floats past 3n) must store nothing");
+        std::string(kernel) +
+            " wrote past the last point: threads past n (and in the staged "
+            "kernel, floats past 3n) must store nothing");
 }
 
 }  // namespace
@@ -63,9 +64,8 @@ void CheckScaled(QueryValues& v, int n, const char* kernel, Launch&& launch) {
 void Float3Direct(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n"));
   CheckScaled(v, n, "float3_scale_direct_kernel", [&](const float* in, float* out) {
-    float3_scale_direct_kernel<<<Blocks(n), LAB02_BLOCK>>>(reinterpret_cast<const float3*>(in),
-                                                           reinterpret_cast<float3*>(out), n,
-                                                           kScale);
+    float3_scale_direct_kernel<<<Blocks(n), LAB02_BLOCK>>>(
+        reinterpret_cast<const float3*>(in), reinterpret_cast<float3*>(out), n, kScale);
   });
 }
 
@@ -74,11 +74,12 @@ void Float3Staged(const Params& p, QueryValues& v) {
   cudaFuncAttributes attributes{};
   LABKIT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, float3_scale_staged_kernel));
   const std::size_t needed = 3 * LAB02_BLOCK * sizeof(float);
-  Check(v, "stages_in_shared_memory", attributes.sharedSizeBytes >= needed ? 1 : 0, 1,
-        "float3_scale_staged_kernel declares " + std::to_string(attributes.sharedSizeBytes) +
-            " bytes of __shared__ memory, less than the " + std::to_string(needed) +
-            " bytes one block's points take: it reads its float3 straight from global memory, as the "
-            "direct kernel does, so its loads are no better coalesced");
+  Check(
+      v, "stages_in_shared_memory", attributes.sharedSizeBytes >= needed ? 1 : 0, 1,
+      "float3_scale_staged_kernel declares " + std::to_string(attributes.sharedSizeBytes) +
+          " bytes of __shared__ memory, less than the " + std::to_string(needed) +
+          " bytes one block's points take: it reads its float3 straight from global memory, as the "
+          "direct kernel does, so its loads are no better coalesced");
   CheckScaled(v, n, "float3_scale_staged_kernel", [&](const float* in, float* out) {
     float3_scale_staged_kernel<<<Blocks(n), LAB02_BLOCK>>>(in, out, n, kScale);
   });
@@ -96,8 +97,7 @@ void Float3Soa(const Params& p, QueryValues& v) {
   SyncKernel("aos_to_soa_kernel");
   std::vector<std::vector<float>> split;
   for (const auto& a : soa) split.push_back(Download(a));
-  soa_scale_kernel<<<Blocks(n), LAB02_BLOCK>>>(soa[0].get(), soa[1].get(), soa[2].get(), n,
-                                               kScale);
+  soa_scale_kernel<<<Blocks(n), LAB02_BLOCK>>>(soa[0].get(), soa[1].get(), soa[2].get(), n, kScale);
   SyncKernel("soa_scale_kernel");
 
   const char* names[3] = {"xs", "ys", "zs"};
@@ -124,8 +124,9 @@ void Float3Soa(const Params& p, QueryValues& v) {
     });
     Check(v, (std::string("wrong_after_scale_") + names[c]).c_str(), s.count, 0, s.first);
     Check(v, (std::string("written_past_end_") + names[c]).c_str(), Overwritten(got, n), 0,
-          std::string(names[c]) + " was written past element n - 1: threads with i >= n must "
-                                  "store nothing");
+          std::string(names[c]) +
+              " was written past element n - 1: threads with i >= n must "
+              "store nothing");
   }
 }
 

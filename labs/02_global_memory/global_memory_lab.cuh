@@ -15,9 +15,9 @@
 // A checked call for your host code: returns the call's error from the enclosing function (which
 // returns cudaError_t) when the call fails. Calls that return nothing to check (a kernel launch)
 // are followed by LAB02_CHECK(cudaGetLastError()).
-#define LAB02_CHECK(call)                              \
-  do {                                                 \
-    const cudaError_t lab02_status_ = (call);          \
+#define LAB02_CHECK(call)                                   \
+  do {                                                      \
+    const cudaError_t lab02_status_ = (call);               \
     if (lab02_status_ != cudaSuccess) return lab02_status_; \
   } while (0)
 
@@ -56,7 +56,8 @@ __global__ void soa_scale_kernel(float* xs, float* ys, float* zs, int n, float s
 //   scale_pitched_on_device: the same from the host: cudaMallocPitch, cudaMemcpy2D in, the kernel,
 //     cudaMemcpy2D back, free. host_in and host_out are dense (width floats a row).
 //   matmul_pitched_kernel: C = A * B (lab 01's product, one thread per element of C) with A m x n,
-//     B n x k and C m x k each stored with its own pitch; launched like pitched_scale_kernel over C.
+//     B n x k and C m x k each stored with its own pitch; launched like pitched_scale_kernel over
+//     C.
 __global__ void pitched_scale_kernel(float* M, size_t pitch, int width, int height, float s);
 cudaError_t scale_pitched_on_device(const float* host_in, float* host_out, int width, int height,
                                     float s);

@@ -46,10 +46,10 @@ void VectorAdd(const Params& p, QueryValues& v) {
                                            "floats each, with cudaMemcpyHostToDevice"
                                          : "copy exactly x and y, n floats each, to the device");
   Check(v, "bytes_to_host", run.to_host, bytes,
-        wrong_way             ? "the copy back goes the wrong way (host to device): copy the "
-                                "device array into host_z with cudaMemcpyDeviceToHost"
-        : run.to_host == 0    ? "the result is never copied back: host_z needs a cudaMemcpy "
-                                "from the device array with cudaMemcpyDeviceToHost"
+        wrong_way                  ? "the copy back goes the wrong way (host to device): copy the "
+                                     "device array into host_z with cudaMemcpyDeviceToHost"
+        : run.to_host == 0         ? "the result is never copied back: host_z needs a cudaMemcpy "
+                                     "from the device array with cudaMemcpyDeviceToHost"
         : run.to_host == bytes - 4 ? short_by_one
                                    : "copy exactly n floats back into host_z");
 
@@ -58,8 +58,9 @@ void VectorAdd(const Params& p, QueryValues& v) {
   const Mismatches m = Compare("z", want.data(), z.data(), n, [&](std::size_t i) {
     // The first wrong element is the last one, so it is the only one.
     if (i + 1 == static_cast<std::size_t>(n) && n > 1)
-      return std::string("only the last element is wrong: an off-by-one length (n - 1 passed "
-                         "to the kernel, or a bound of i < n - 1)");
+      return std::string(
+          "only the last element is wrong: an off-by-one length (n - 1 passed "
+          "to the kernel, or a bound of i < n - 1)");
     return std::string(IsPoison(z[i]) ? "never written" : "");
   });
   Check(v, "wrong_elements", m.count, 0, m.first);
@@ -79,9 +80,8 @@ void CheckCopy(QueryValues& v, const std::vector<float>& in_host, const std::vec
   const auto out = Upload(std::vector<float>(n + kGuard, Poison()));
   launch(in.get(), out.get());
   const std::vector<float> got = Download(out);
-  const Mismatches m = Compare("out", want.data(), got.data(), n, [&](std::size_t i) {
-    return explain(i, got[i]);
-  });
+  const Mismatches m =
+      Compare("out", want.data(), got.data(), n, [&](std::size_t i) { return explain(i, got[i]); });
   Check(v, "wrong_elements", m.count, 0, m.first);
   Check(v, "written_past_end", Overwritten(got, n), 0,
         "out was written past out[n - 1]: threads with i >= n must store nothing");

@@ -64,8 +64,8 @@ inline Mismatches Compare(const std::string& name, const float* want, const floa
   for (std::size_t i = 0; i < n; ++i) {
     if (SameBits(want[i], got[i])) continue;
     if (m.count++ > 0) continue;
-    m.first = name + "[" + std::to_string(i) + "] should be " + Num(want[i]) + ", got " +
-              Num(got[i]);
+    m.first =
+        name + "[" + std::to_string(i) + "] should be " + Num(want[i]) + ", got " + Num(got[i]);
     const std::string why = explain ? explain(i) : "";
     if (!why.empty()) m.first += ": " + why;
   }
@@ -100,8 +100,7 @@ void Guarded(labkit::QueryValues& v, Body&& body) {
 // After the kit launched a student's kernel: its launch and run errors, as the case's error.
 inline void SyncKernel(const char* kernel) {
   const cudaError_t launch = cudaGetLastError();
-  if (launch != cudaSuccess)
-    labkit::throw_cuda_error(launch, kernel, "the kit's launch", 0);
+  if (launch != cudaSuccess) labkit::throw_cuda_error(launch, kernel, "the kit's launch", 0);
   LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -116,15 +115,15 @@ class PitchedMatrix {
 
   PitchedMatrix(int width, int height, const std::vector<float>& dense)
       : width_(width), height_(height) {
-    LABKIT_CUDA_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&data_), &pitch_,
-                                      width * sizeof(float), height));
+    LABKIT_CUDA_CHECK(
+        cudaMallocPitch(reinterpret_cast<void**>(&data_), &pitch_, width * sizeof(float), height));
     // Rows are whole floats apart on every GPU (pitch is a multiple of 256 or more bytes).
     std::vector<float> image(pitch_ / sizeof(float) * height, kPadding);
     for (int r = 0; r < height; ++r)
       std::memcpy(&image[r * stride()], &dense[static_cast<std::size_t>(r) * width],
                   width * sizeof(float));
-    LABKIT_CUDA_CHECK(cudaMemcpy(data_, image.data(), image.size() * sizeof(float),
-                                 cudaMemcpyHostToDevice));
+    LABKIT_CUDA_CHECK(
+        cudaMemcpy(data_, image.data(), image.size() * sizeof(float), cudaMemcpyHostToDevice));
   }
   ~PitchedMatrix() { cudaFree(data_); }
   PitchedMatrix(const PitchedMatrix&) = delete;
@@ -137,8 +136,8 @@ class PitchedMatrix {
   // Every row, padding included.
   std::vector<float> Image() const {
     std::vector<float> image(stride() * height_);
-    LABKIT_CUDA_CHECK(cudaMemcpy(image.data(), data_, image.size() * sizeof(float),
-                                 cudaMemcpyDeviceToHost));
+    LABKIT_CUDA_CHECK(
+        cudaMemcpy(image.data(), data_, image.size() * sizeof(float), cudaMemcpyDeviceToHost));
     return image;
   }
   // The logical matrix out of an image, and the padding elements that lost their poison.

@@ -91,14 +91,12 @@ int main(int argc, char** argv) {
     float3_scale_direct_kernel<<<Blocks(kN), LAB02_BLOCK>>>(
         reinterpret_cast<const float3*>(a.get()), reinterpret_cast<float3*>(b.get()), kN, 1.5f);
   });
-  const double staged = labkit::median_launch_ms([&] {
-    float3_scale_staged_kernel<<<Blocks(kN), LAB02_BLOCK>>>(a.get(), b.get(), kN, 1.5f);
-  });
+  const double staged = labkit::median_launch_ms(
+      [&] { float3_scale_staged_kernel<<<Blocks(kN), LAB02_BLOCK>>>(a.get(), b.get(), kN, 1.5f); });
   // The SoA pass scales in place: 12 bytes read and 12 written a point, as above.
   float* xs = a.get();
-  const double soa = labkit::median_launch_ms([&] {
-    soa_scale_kernel<<<Blocks(kN), LAB02_BLOCK>>>(xs, xs + kN, xs + 2 * kN, kN, 1.5f);
-  });
+  const double soa = labkit::median_launch_ms(
+      [&] { soa_scale_kernel<<<Blocks(kN), LAB02_BLOCK>>>(xs, xs + kN, xs + 2 * kN, kN, 1.5f); });
   LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
   const double staged_ratio = direct / staged, soa_ratio = direct / soa;
   char line[160];

@@ -43,13 +43,13 @@ void PitchedScale(const Params& p, QueryValues& v) {
   SyncKernel("pitched_scale_kernel");
   const std::vector<float> image = M.Image();
   const std::vector<float> got = M.Dense(image);
-  const bool first_row_right =
-      Compare("M", want.data(), got.data(), width, nullptr).count == 0;
+  const bool first_row_right = Compare("M", want.data(), got.data(), width, nullptr).count == 0;
   const Mismatches m = Compare("M", want.data(), got.data(), got.size(), [&](std::size_t i) {
     std::string where = "element " + Element(width, i);
     if (SameBits(got[i], in[i]) && first_row_right && i >= static_cast<std::size_t>(width))
-      return where + " kept its input while row 0 is right: rows were found with the width "
-                     "(r * width + c) instead of the pitch (the row starts r * pitch bytes in)";
+      return where +
+             " kept its input while row 0 is right: rows were found with the width "
+             "(r * width + c) instead of the pitch (the row starts r * pitch bytes in)";
     if (SameBits(got[i], in[i])) return where + " kept its input: it was never scaled";
     return where + (IsPoison(got[i]) ? " was lost" : " must be s times its input");
   });

@@ -161,23 +161,24 @@ __global__ void pitched_scale_kernel(float* M, size_t pitch, int width, int heig
 cudaError_t scale_pitched_on_device(const float* host_in, float* host_out, int width, int height,
                                     float s) {
   // BEGIN SOLUTION
-  // STARTER: // TODO: cudaMallocPitch a height x width matrix, cudaMemcpy2D host_in into it (host
-  // STARTER: //       rows are width floats apart), launch pitched_scale_kernel over it, cudaMemcpy2D
-  // STARTER: //       it back into host_out and free it. Check every call with LAB02_CHECK.
+  // STARTER: // TODO: cudaMallocPitch a height x width matrix, cudaMemcpy2D host_in into it
+  // STARTER: //       (host rows are width floats apart), launch pitched_scale_kernel over
+  // STARTER: //       it, cudaMemcpy2D it back into host_out and free it. Check every call
+  // STARTER: //       with LAB02_CHECK.
   // STARTER: return cudaErrorNotSupported;
   const size_t row_bytes = static_cast<size_t>(width) * sizeof(float);
   float* M = nullptr;
   size_t pitch = 0;
   LAB02_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&M), &pitch, row_bytes, height));
   // (dst, dst pitch, src, src pitch, bytes per row, rows, kind): the host side is dense.
-  LAB02_CHECK(cudaMemcpy2D(M, pitch, host_in, row_bytes, row_bytes, height,
-                           cudaMemcpyHostToDevice));
+  LAB02_CHECK(
+      cudaMemcpy2D(M, pitch, host_in, row_bytes, row_bytes, height, cudaMemcpyHostToDevice));
   const dim3 block(LAB02_TILE, LAB02_TILE);
   const dim3 grid((width + LAB02_TILE - 1) / LAB02_TILE, (height + LAB02_TILE - 1) / LAB02_TILE);
   pitched_scale_kernel<<<grid, block>>>(M, pitch, width, height, s);
   LAB02_CHECK(cudaGetLastError());
-  LAB02_CHECK(cudaMemcpy2D(host_out, row_bytes, M, pitch, row_bytes, height,
-                           cudaMemcpyDeviceToHost));
+  LAB02_CHECK(
+      cudaMemcpy2D(host_out, row_bytes, M, pitch, row_bytes, height, cudaMemcpyDeviceToHost));
   LAB02_CHECK(cudaFree(M));
   return cudaSuccess;
   // END SOLUTION

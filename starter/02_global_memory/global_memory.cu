@@ -71,9 +71,10 @@ __global__ void pitched_scale_kernel(float* M, size_t pitch, int width, int heig
 
 cudaError_t scale_pitched_on_device(const float* host_in, float* host_out, int width, int height,
                                     float s) {
-  // TODO: cudaMallocPitch a height x width matrix, cudaMemcpy2D host_in into it (host
-  //       rows are width floats apart), launch pitched_scale_kernel over it, cudaMemcpy2D
-  //       it back into host_out and free it. Check every call with LAB02_CHECK.
+  // TODO: cudaMallocPitch a height x width matrix, cudaMemcpy2D host_in into it
+  //       (host rows are width floats apart), launch pitched_scale_kernel over
+  //       it, cudaMemcpy2D it back into host_out and free it. Check every call
+  //       with LAB02_CHECK.
   return cudaErrorNotSupported;
 }
 
