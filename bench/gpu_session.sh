@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
-#   bench/gpu_session.sh build tests bench trace throughput
+#   bench/gpu_session.sh build tests bench trace throughput lab02
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX.
@@ -62,6 +62,22 @@ sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
       | tee "$out/throughput.txt"
   tail -3 "$out/throughput.log"
   python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"
+  return $rc
+}
+
+# Lab 02 on the GPU alone: its gpu tests (grading, the copy sweep, float3 against direct), its
+# mutants, the sweep's table and plot kept in $OUT, and the load widths read from SASS.
+stage_lab02() {
+  local rc=0
+  (cd "$build" && ctest -L gpu -R '^02_global_memory' --output-on-failure --timeout 900 \
+       >"$out/ctest_lab02.log" 2>&1) || rc=1
+  grep -E "tests passed|Passed|Failed|Skipped|\*\*\*" "$out/ctest_lab02.log" | tail -10
+  "$build/grader/tests/mutants_test" --backend=gpu --gtest_filter='Lab/MutantTest.*/l02_*' \
+      >"$out/mutants_lab02.log" 2>&1 || rc=1
+  grep -E "^\[  (PASSED|FAILED)" "$out/mutants_lab02.log"
+  cp "$build"/labs/02_global_memory/sweep/bandwidth.txt "$build"/labs/02_global_memory/sweep/bandwidth.svg \
+      "$out/" 2>/dev/null && cat "$out/bandwidth.txt"
+  python3 labs/02_global_memory/load_widths.py --check | tee "$out/load_widths.txt" || rc=1
   return $rc
 }
 

@@ -2,20 +2,26 @@
 # labkit_write_manifest(): the JSON file that tells labgrade where every built piece is, and the
 # target `labkit_grading`: everything labgrade needs to grade, without the tests (`./kit check`).
 
-# add_lab(<id>) from labs/<id>/CMakeLists.txt. Builds the lab's harness for each backend and
-# registers the lab's tests: starter in sync with the solution, the solution graded in full and the
-# starter failing cleanly on the CPU backend, and the same on a GPU (label gpu).
+# add_lab(<id> [SOURCES file...]) from labs/<id>/CMakeLists.txt. Builds the lab's harness (its
+# harness.cu, plus SOURCES where the lab splits its checks into several files) for each backend
+# and registers the lab's tests: starter in sync with the solution, the solution graded in full
+# and the starter failing cleanly on the CPU backend, and the same on a GPU (label gpu).
 function(add_lab id)
+  cmake_parse_arguments(arg "" "" "SOURCES" ${ARGN})
   set(lab_dir ${CMAKE_CURRENT_SOURCE_DIR})
+  set(harness_sources ${lab_dir}/harness.cu)
+  foreach(source IN LISTS arg_SOURCES)
+    list(APPEND harness_sources ${lab_dir}/${source})
+  endforeach()
   if(LABKIT_WITH_GPU)
-    add_library(lab_${id}_harness_gpu STATIC ${lab_dir}/harness.cu)
+    add_library(lab_${id}_harness_gpu STATIC ${harness_sources})
     target_include_directories(lab_${id}_harness_gpu PUBLIC ${lab_dir})
     target_link_libraries(lab_${id}_harness_gpu PUBLIC labkit::harness_gpu)
     string(APPEND _gpu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_gpu>\", \"$<TARGET_FILE:labkit_harness_gpu>\"],")
     set_property(GLOBAL APPEND PROPERTY LABKIT_GRADING_TARGETS lab_${id}_harness_gpu)
   endif()
   if(LABKIT_WITH_EMU)
-    emu_add_library(lab_${id}_harness_emu STATIC SOURCES ${lab_dir}/harness.cu
+    emu_add_library(lab_${id}_harness_emu STATIC SOURCES ${harness_sources}
                     INCLUDE_DIRS ${lab_dir} LINK labkit::harness_emu)
     target_include_directories(lab_${id}_harness_emu PUBLIC ${lab_dir})
     string(APPEND _emu_libs "\"${id}\": [\"$<TARGET_FILE:lab_${id}_harness_emu>\", \"$<TARGET_FILE:labkit_harness_emu>\", \"$<TARGET_FILE:emu_runtime>\"],")

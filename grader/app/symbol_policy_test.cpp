@@ -285,7 +285,8 @@ class SymbolPolicyObjects : public ::testing::Test {
 
 TEST_F(SymbolPolicyObjects, SolutionsUseNothingRefused) {
   int compiled = 0;
-  for (const char* lab : {"01_first_kernels", "03_tiled_matmul", "04_occupancy"}) {
+  for (const char* lab :
+       {"01_first_kernels", "02_global_memory", "03_tiled_matmul", "04_occupancy"}) {
     const fs::path solutions = fs::path(manifest_.source_dir) / "solutions" / lab;
     if (!fs::exists(solutions)) continue;
     for (const auto& file : fs::directory_iterator(solutions)) {
