@@ -137,6 +137,9 @@ namespace emu {
 // __maxnreg__ (lab 04's occupancy cases). cudaFuncGetAttributes and the occupancy API answer with
 // it from then on.
 void declare_registers(const void* kernel, int registers);
+// Kit code only: the harness's case now running ("" between cases). Every diagnostic line then
+// carries it as "case", so that labgrade attaches a diagnostic to its own case.
+void set_diagnostic_case(const char* id);
 }  // namespace emu
 
 namespace emu::detail {
