@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "diagnostic_case.h"
 #include "matmul_harness.h"
 #include "occupancy_probe.h"
 #include "query_harness.h"
@@ -133,7 +134,9 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex, Respo
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
     labkit::QueryValues values(params);
+    labkit::NoteDiagnosticCase(c.at("id"));
     ex.fn(params, values);
+    labkit::NoteDiagnosticCase("");
     out.line(query_case_json(c.at("id"), values));
   }
 }
@@ -223,6 +226,7 @@ void run_cases(const json& request, const std::string& dir,
     std::vector<float> C;
     labkit::CaseOutcome outcome;
     const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName(id);
+    labkit::NoteDiagnosticCase(id);
     if (mode.run == labkit::RunMode::kReplay && case_ex->host_side) {
       outcome = {"replay_refused", "", "a host-side exercise is not replayed", {}};
     } else if (const std::string missing = mode.run == labkit::RunMode::kReplay
@@ -233,6 +237,7 @@ void run_cases(const json& request, const std::string& dir,
     } else {
       outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
     }
+    labkit::NoteDiagnosticCase("");
     if (record) {
       if (!labkit::replay::WritePlanFile(plan_path, plan))
         throw std::runtime_error("cannot write " + plan_path);

@@ -1,5 +1,7 @@
 #include "combined_run.h"
 
+#include "case_diagnostic.h"
+
 namespace labkit {
 
 namespace {
@@ -31,7 +33,7 @@ std::vector<HarnessRun> RunCombined(ProcessRunner& runner, const std::string& ex
     part.done = shared.done;
     part.harness_error = shared.harness_error;
     part.device = shared.device;
-    part.emu_diagnostics = shared.emu_diagnostics;
+    part.emu_diagnostics = DiagnosticsWithPrefix(shared.emu_diagnostics, GroupPrefix(g));
     part.sanitizer_log = shared.sanitizer_log;
     for (std::size_t i = 0; i < groups[g].cases.size(); ++i, ++next) {
       CaseRun r = std::move(shared.cases[next]);

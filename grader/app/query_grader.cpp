@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "case_diagnostic.h"
 #include "diagnostics_text.h"
 #include "report_lines.h"
 #include "untrusted_file.h"
@@ -123,12 +124,11 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     const std::string params =
         ex.params[i].empty() ? "" : " (with " + ParamText(ex.params[i]) + ")";
     if (line.is_null()) {
-      if (!run.emu_diagnostics.empty())
-        return Verdict(
-            ex, "failed",
-            DescribeEmuDiagnostic(run.emu_diagnostics.front(), build.executable, &env.runner) +
-                " (while calling " + ex.function + params + ")",
-            "emu_diagnostic");
+      if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, "q" + std::to_string(i), false))
+        return Verdict(ex, "failed",
+                       DescribeEmuDiagnostic(*d, build.executable, &env.runner) +
+                           " (while calling " + ex.function + params + ")",
+                       "emu_diagnostic");
       const char* died = run.process.timed_out ? "timeout" : "crashed";
       return Verdict(ex, died,
                      "while calling " + ex.function + params + ", " + DescribeDeath(run.process),

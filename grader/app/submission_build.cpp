@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "cuda_arch.h"
+#include "instruction_policy.h"
 #include "link_wraps.h"
 #include "student_image.h"
 #include "symbol_policy.h"
@@ -47,6 +48,25 @@ void AddWraps(std::vector<std::string>& cmd, const char* const (&symbols)[N], bo
   }
 }
 
+// The kit's archives, the student's objects, the kit's archives again. The linker keeps the first
+// copy it meets of an inline function or a template's instance (and of an inline variable), so
+// the harness's own code must come first: with the student's object first, an instance it also
+// emits (std::vector<labkit::LaunchRecord>'s, say, compiled after a macro that changes its body)
+// would replace the harness's. A group: the harness's main() needs the lab's exercise table,
+// which needs the student's functions, and the archives are read again after the objects for
+// the runtime functions only the student's code calls.
+void AddKitFirst(std::vector<std::string>& cmd, const std::vector<std::string>& libs,
+                 const std::vector<std::string>& objects,
+                 const std::vector<std::string>& start_group,
+                 const std::vector<std::string>& end_group) {
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) cmd.insert(cmd.end(), objects.begin(), objects.end());
+    cmd.insert(cmd.end(), start_group.begin(), start_group.end());
+    cmd.insert(cmd.end(), libs.begin(), libs.end());
+    cmd.insert(cmd.end(), end_group.begin(), end_group.end());
+  }
+}
+
 }  // namespace
 
 std::string SubmissionBuilder::GpuArchFlag() const {
@@ -77,10 +97,10 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
   // build, so that what stays in registers there is not counted here either. No
   // __SANITIZE_ADDRESS__, so that code cannot tell this build from the default one.
   if (flavour == Flavour::kCounting)
-    cmd.insert(cmd.end(), {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
-                           "--param=asan-instrumentation-with-call-threshold=0",
-                           "--param=asan-stack=0", "--param=asan-globals=0",
-                           "-U__SANITIZE_ADDRESS__"});
+    cmd.insert(cmd.end(),
+               {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
+                "--param=asan-instrumentation-with-call-threshold=0", "--param=asan-stack=0",
+                "--param=asan-globals=0", "-U__SANITIZE_ADDRESS__"});
   return cmd;
 }
 
@@ -93,23 +113,15 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
     cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable};
     AddWraps(cmd, kGpuLinkWraps, /*nvcc=*/true);
     cmd.insert(cmd.end(), {"-Xlinker", "--export-dynamic"});
-    cmd.insert(cmd.end(), objects.begin(), objects.end());
-    // A group: the harness's main() needs the lab's exercise table, which needs the student's
-    // functions; one pass over the archives would miss the earlier ones.
-    cmd.insert(cmd.end(), {"-Xlinker", "--start-group"});
-    const auto& libs = manifest_.gpu_libs.at(spec_.id);
-    cmd.insert(cmd.end(), libs.begin(), libs.end());
-    cmd.insert(cmd.end(), {"-Xlinker", "--end-group"});
+    AddKitFirst(cmd, manifest_.gpu_libs.at(spec_.id), objects, {"-Xlinker", "--start-group"},
+                {"-Xlinker", "--end-group"});
     return cmd;
   }
   // --wrap: as above (common/harness/link_wraps.h).
   cmd = {manifest_.cxx, "-o", executable};
   AddWraps(cmd, kEmuLinkWraps, /*nvcc=*/false);
-  cmd.insert(cmd.end(), objects.begin(), objects.end());
-  cmd.push_back("-Wl,--start-group");  // as above
-  const auto& libs = manifest_.emu_libs.at(spec_.id);
-  cmd.insert(cmd.end(), libs.begin(), libs.end());
-  cmd.push_back("-Wl,--end-group");
+  AddKitFirst(cmd, manifest_.emu_libs.at(spec_.id), objects, {"-Wl,--start-group"},
+              {"-Wl,--end-group"});
   cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
   return cmd;
 }
@@ -124,6 +136,34 @@ std::vector<SymbolRefusal> SubmissionBuilder::CheckSymbols(const std::string& ob
   return RefusedSymbols(ParseNmListing(r.output), backend);
 }
 
+std::vector<InstructionRefusal> SubmissionBuilder::CheckInstructions(
+    const std::string& object) const {
+  Command objdump;
+  objdump.argv = {"objdump", "-d", "-C", "--no-show-raw-insn", object};
+  objdump.timeout_seconds = 30;
+  objdump.output_limit = 64u << 20;
+  const ProcessResult r = runner_.Run(objdump);
+  if (!r.Succeeded()) return {};  // no objdump (binutils is a dependency): nothing to read with
+  return SystemCallInstructions(r.output);
+}
+
+std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const {
+  if (spec_.interface.empty()) return "";
+  const std::string copy = src_dir + "/" + spec_.interface;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(copy, ec))) return "";
+  const std::string frozen = manifest_.LabDir(spec_.id) + "/" + spec_.interface;
+  const auto theirs = ReadUntrustedFile(copy, kMaxSourceBytes);
+  const auto ours = ReadUntrustedFile(frozen, kMaxSourceBytes);
+  if (theirs && ours && *theirs == *ours) return "";  // an unchanged copy changes nothing
+  return "the folder holds " + spec_.interface +
+         (theirs ? ", a changed copy" : ", not a plain file but something named like a copy") +
+         " of the lab's frozen header: `#include \"" + spec_.interface +
+         "\"` would find it before the grader's own, which the harness your code is linked with "
+         "was built against. The grader does not compile against it: delete it, or restore it "
+         "unchanged.";
+}
+
 BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::string& work_dir,
                                       Backend backend, Flavour flavour) {
   const bool have_toolchain = backend == Backend::kGpu
@@ -134,6 +174,9 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                                     " backend for lab " + spec_.id);
   std::error_code ec;
   fs::create_directories(work_dir, ec);
+
+  if (const std::string shadow = ShadowedHeader(src_dir); !shadow.empty())
+    return Failure("shadowed_header", shadow);
 
   std::vector<std::string> objects;
   std::string compiler_output;
@@ -169,6 +212,11 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const std::vector<SymbolRefusal> refused =
         check_symbols_ ? CheckSymbols(object, backend) : std::vector<SymbolRefusal>{};
     if (!refused.empty()) return Failure("forbidden_symbol", RefusalMessage(file, refused));
+    // instruction_policy.h: no system call but through an allowed library function.
+    const std::vector<InstructionRefusal> instructions =
+        check_symbols_ ? CheckInstructions(object) : std::vector<InstructionRefusal>{};
+    if (!instructions.empty())
+      return Failure("forbidden_instruction", InstructionRefusalMessage(file, instructions));
     objects.push_back(object);
   }
 
@@ -182,14 +230,17 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   link.output_limit = 64 * 1024;
   const ProcessResult r = runner_.Run(link);
   if (!r.Succeeded())
-    return Failure("link", "linking your code with the grader's harness failed (a function of "
-                           "the interface missing or renamed, or a library the lab does not "
-                           "allow?):\n" + CappedOutput(r));
+    return Failure("link",
+                   "linking your code with the grader's harness failed (a function of "
+                   "the interface missing or renamed, or a library the lab does not "
+                   "allow?):\n" +
+                       CappedOutput(r));
   // What a replay may use of the program (student_image.h), beside it, out of any student
   // process's reach (each may write only its own folder: docs/SANDBOX.md).
   const std::string image =
       WriteStudentImage(runner_, objects, out.executable, out.executable + ".image.json");
-  if (!image.empty()) return Failure("toolchain", "the grader could not list the program: " + image);
+  if (!image.empty())
+    return Failure("toolchain", "the grader could not list the program: " + image);
   out.ok = true;
   out.compiler_output = std::move(compiler_output);
   return out;

@@ -1,11 +1,13 @@
 // Building a submission: the student's files compiled for one backend and flavour, checked for
-// symbols it may not use or define (symbol_policy.h), and linked with the lab's prebuilt harness.
+// symbols it may not use or define (symbol_policy.h) and for system calls of its own
+// (instruction_policy.h), and linked with the lab's prebuilt harness.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "backend.h"
+#include "instruction_policy.h"
 #include "lab_spec.h"
 #include "manifest.h"
 #include "process.h"
@@ -16,7 +18,9 @@ namespace labkit {
 struct BuildOutcome {
   bool ok = false;
   // What failed: "missing_file", "unreadable_file" (a FIFO, a link, a directory, too large),
-  // "compile", "forbidden_symbol", "link", "toolchain".
+  // "shadowed_header" (a changed copy of the lab's frozen header in the folder), "compile",
+  // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself), "link",
+  // "toolchain".
   std::string stage;
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;
@@ -35,7 +39,8 @@ class SubmissionBuilder {
   BuildOutcome Build(const std::string& src_dir, const std::string& work_dir, Backend backend,
                      Flavour flavour);
 
-  // Off: no symbol check (tests of the sandbox behind it only; GradeRequest::check_symbols).
+  // Off: no symbol nor instruction check (tests of the sandbox behind them only;
+  // GradeRequest::check_symbols).
   void set_check_symbols(bool on) { check_symbols_ = on; }
 
   // `nvcc -Xptxas -v` over the student's files for the modelled GPU; the raw ptxas text, or
@@ -48,6 +53,9 @@ class SubmissionBuilder {
   std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
                                        const std::string& executable, Backend backend) const;
   std::vector<SymbolRefusal> CheckSymbols(const std::string& object, Backend backend) const;
+  std::vector<InstructionRefusal> CheckInstructions(const std::string& object) const;
+  // Why a file named like the lab's interface header in `src_dir` is refused, or "".
+  std::string ShadowedHeader(const std::string& src_dir) const;
   std::string GpuArchFlag() const;
 
   ProcessRunner& runner_;

@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
 namespace labkit {
 namespace {
+namespace fs = std::filesystem;
 
 // A runner that records commands and answers from a script, so the build logic is tested without
 // compilers.
@@ -12,13 +18,35 @@ class FakeRunner : public ProcessRunner {
   std::vector<Command> commands;
   int fail_at = -1;  // index of the command that fails
   std::string failure_output = "matmul.cu:3:1: error: expected ';'";
+  std::map<std::string, std::string> output_of;  // program (argv[0]) -> what it prints
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
     ProcessResult r;
     r.started = true;
     r.exit_code = static_cast<int>(commands.size()) - 1 == fail_at ? 1 : 0;
     if (r.exit_code != 0) r.output = failure_output;
+    if (const auto it = output_of.find(command.argv.at(0)); it != output_of.end())
+      r.output = it->second;
     return r;
+  }
+};
+
+// A submission folder with matmul.cu and, beside it, a lab folder with its frozen header.
+struct Folders {
+  std::string root = (fs::temp_directory_path() / "labkit_build_test_folders").string();
+  std::string src = root + "/student";
+  Manifest manifest;
+  Folders() {
+    fs::remove_all(root);
+    fs::create_directories(src);
+    fs::create_directories(root + "/labs/03_tiled_matmul");
+    std::ofstream(src + "/matmul.cu") << "#include \"matmul_lab.cuh\"\n";
+    std::ofstream(root + "/labs/03_tiled_matmul/matmul_lab.cuh") << "constexpr int TILE = 16;\n";
+    manifest.source_dir = root;
+    manifest.emu_backend = true;
+    manifest.emu_cxx = "emu-cxx";
+    manifest.cxx = "g++";
+    manifest.emu_libs["03_tiled_matmul"] = {"lab.a", "harness.a"};
   }
 };
 
@@ -26,7 +54,15 @@ LabSpec TinySpec() {
   LabSpec spec;
   spec.id = "03_tiled_matmul";
   spec.student_files = {"matmul.cu"};
+  spec.interface = "matmul_lab.cuh";
   return spec;
+}
+
+// Builds f's submission on the CPU backend with `runner` standing in for the tools.
+BuildOutcome BuildIn(const Folders& f, FakeRunner& runner) {
+  const LabSpec spec = TinySpec();
+  SubmissionBuilder builder(runner, f.manifest, spec);
+  return builder.Build(f.src, f.root + "/work", Backend::kCpu, Flavour::kDefault);
 }
 
 TEST(SubmissionBuild, MissingFileIsNamed) {
@@ -51,6 +87,64 @@ TEST(SubmissionBuild, NoBackendInThisBuildIsAToolchainProblem) {
   SubmissionBuilder builder(runner, manifest, spec);
   const BuildOutcome out = builder.Build("/tmp", "/tmp/x", Backend::kGpu, Flavour::kDefault);
   EXPECT_EQ(out.stage, "toolchain");
+}
+
+void ExpectRefused(const BuildOutcome& out, const std::string& stage, const std::string& words) {
+  EXPECT_FALSE(out.ok);
+  EXPECT_EQ(out.stage, stage);
+  EXPECT_NE(out.message.find(words), std::string::npos) << out.message;
+}
+
+// `#include "matmul_lab.cuh"` finds a copy beside matmul.cu before the lab's own.
+TEST(SubmissionBuild, AChangedCopyOfTheFrozenHeaderIsRefused) {
+  Folders f;
+  std::ofstream(f.src + "/matmul_lab.cuh") << "constexpr int TILE = 1;\n";
+  FakeRunner runner;
+  ExpectRefused(BuildIn(f, runner), "shadowed_header",
+                "the folder holds matmul_lab.cuh, a changed copy of the lab's frozen header");
+  EXPECT_TRUE(runner.commands.empty());
+}
+
+TEST(SubmissionBuild, AnUnchangedCopyOfTheFrozenHeaderIsFine) {
+  Folders f;
+  std::ofstream(f.src + "/matmul_lab.cuh") << "constexpr int TILE = 16;\n";
+  FakeRunner runner;
+  const BuildOutcome out = BuildIn(f, runner);
+  EXPECT_NE(out.stage, "shadowed_header") << out.message;
+  EXPECT_FALSE(runner.commands.empty());
+}
+
+TEST(SubmissionBuild, ALinkInPlaceOfTheHeaderIsRefused) {
+  Folders f;
+  fs::create_symlink(f.root + "/labs/03_tiled_matmul/matmul_lab.cuh", f.src + "/matmul_lab.cuh");
+  FakeRunner runner;
+  EXPECT_EQ(BuildIn(f, runner).stage, "shadowed_header");
+}
+
+TEST(SubmissionBuild, ASystemCallInstructionIsRefused) {
+  Folders f;
+  FakeRunner runner;
+  runner.output_of["objdump"] = "0000000000000000 <forge()>:\n   0:\tsyscall\n";
+  ExpectRefused(BuildIn(f, runner), "forbidden_instruction",
+                "matmul.cu makes system calls itself (the syscall instruction in forge())");
+}
+
+// The linker keeps the first copy of an inline function or template instance: the harness's.
+TEST(SubmissionBuild, TheKitsArchivesComeBeforeTheStudentsObject) {
+  Folders f;
+  FakeRunner runner;
+  BuildIn(f, runner);
+  const Command* link = nullptr;
+  for (const Command& c : runner.commands)
+    if (c.argv.at(0) == "g++") link = &c;
+  ASSERT_NE(link, nullptr);
+  const auto& a = link->argv;
+  const auto object = std::find(a.begin(), a.end(), f.root + "/work/matmul.cu.o");
+  const auto first_lib = std::find(a.begin(), a.end(), "lab.a");
+  ASSERT_NE(object, a.end());
+  ASSERT_NE(first_lib, a.end());
+  EXPECT_LT(first_lib, object);
+  EXPECT_NE(std::find(object, a.end(), "harness.a"), a.end()) << "read again after the object";
 }
 
 }  // namespace

@@ -81,6 +81,10 @@ constexpr const char* kNotListed =
 constexpr const char* kReservedDefinition =
     "it belongs to CUDA, to the kit or to the C/C++ library, and your definition would replace "
     "the real one inside the grader's harness; give your function or variable a name of its own";
+constexpr const char* kKitTemplate =
+    "it is an instance of a template with the kit's own types (labkit::...), which the grader's "
+    "harness has too, and the linker keeps one copy for both: yours could replace the harness's. "
+    "Your code needs none of the grader's types";
 constexpr const char* kExternCFunction =
     "a function with C linkage (extern \"C\") can replace a C library function the grader's "
     "harness calls; drop the extern \"C\"";
@@ -369,6 +373,16 @@ bool IsTemplateInstance(const std::string& name) {
   return false;
 }
 
+// Whether a mangled name mentions the kit's namespace `labkit` in any part, the entity's scope
+// or a template argument (std::vector<labkit::LaunchRecord>): "6labkit" where the 6 is a whole
+// length ("16labkitfoobarbaz", a longer name, does not count).
+bool MentionsKitNamespace(const std::string& name) {
+  for (std::size_t at = name.find("6labkit"); at != std::string::npos;
+       at = name.find("6labkit", at + 1))
+    if (at == 0 || !std::isdigit(static_cast<unsigned char>(name[at - 1]))) return true;
+  return false;
+}
+
 SymbolRefusal Refusal(const ObjectSymbol& symbol, const char* why) {
   return {symbol.name, Demangled(symbol.name), symbol.defined(), why};
 }
@@ -391,6 +405,10 @@ std::optional<SymbolRefusal> JudgeDefinition(const ObjectSymbol& symbol) {
   const bool weak = symbol.type == 'W' || symbol.type == 'V' || symbol.type == 'u';
   const bool std_data = (symbol.type == 'V' || symbol.type == 'u') &&
                         (symbol.name.rfind("_ZSt", 0) == 0 || symbol.name.rfind("_ZNSt", 0) == 0);
+  // ... except those with the kit's own types. The linker keeps one copy of each instance, so a
+  // student's std::vector<labkit::LaunchRecord> made with a LaunchRecord of another size could
+  // be the one the harness grows its records with.
+  if (weak && MentionsKitNamespace(symbol.name)) return Refusal(symbol, kKitTemplate);
   if (weak && (std_data || IsTemplateInstance(symbol.name))) return std::nullopt;
   if (const CompiledFamily* f = Find(reserved, symbol.name)) return Refusal(symbol, f->why);
   // Unmangled code is extern "C" (unmangled data is an ordinary C++ global: `int counter;`).

@@ -214,6 +214,28 @@ TEST(SymbolPolicy, OnlyTheStudentsOwnNamesMayBeDefined) {
   }
 }
 
+// The linker keeps one copy of a template's instance: a student's copy of one with the kit's types
+// would be the harness's own state, or replace its code (issue 12).
+TEST(SymbolPolicy, NoInstanceOfTheKitsTemplatesOrWithItsTypes) {
+  for (Backend backend : {Backend::kGpu, Backend::kCpu}) {
+    // The kit's own templates: the kit's names, refused whatever their kind.
+    for (const char* name : {"_ZN6labkit13CaptureWindowINS_12LaunchRecordEE10capturing_E",
+                             "_ZGVN6labkit13CaptureWindowINS_12LaunchRecordEE8records_E"})
+      EXPECT_TRUE(JudgeSymbol({name, 'u'}, backend)) << name;
+    // A standard template with the kit's type, which the harness instantiates too.
+    const auto r =
+        JudgeSymbol({"_ZNSt6vectorIN6labkit12LaunchRecordESaIS1_EE17_M_realloc_insertIJS1_"
+                     "EEEvN9__gnu_cxx17__normal_iteratorIPS1_S3_EEDpOT_",
+                     'W'},
+                    backend);
+    ASSERT_TRUE(r);
+    EXPECT_NE(r->why.find("template with the kit's own types"), std::string::npos) << r->why;
+    // A name of the student's own that merely contains "labkit".
+    EXPECT_FALSE(
+        JudgeSymbol({"_ZNSt6vectorI16labkitfoobarbazqSaIS0_EE9push_backERKS0_", 'W'}, backend));
+  }
+}
+
 TEST(SymbolPolicy, TheMessageNamesEachSymbolAndWhy) {
   const auto refused = RefusedSymbols(
       ParseNmListing(

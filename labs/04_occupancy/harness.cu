@@ -3,6 +3,7 @@
 // chose, and reports both, with the answers that known mistakes would give.
 #include <algorithm>
 #include <climits>
+#include <stdexcept>
 #include <string>
 
 #include "matmul_harness.h"
@@ -18,81 +19,183 @@ std::string text(long long v) { return std::to_string(v); }
 
 long long round_up(long long value, long long unit) { return (value + unit - 1) / unit * unit; }
 
-// The four limits on blocks per SM, worked out the way the handout explains, so that a student's
-// value can be traced to the limit it lacks.
-struct Limits {
-  int threads, blocks, registers, shared;
-  long long smem_per_block;
+// Kernels of the kit's own for the occupancy cases, never launched: the student's kernels use 32
+// registers, a count at which neither the unit of register allocation nor the split into
+// sub-partitions changes any answer. Each keeps more values live than its __maxnreg__ cap, so ptxas
+// uses exactly the cap (checked before every case: a different count is the kit's fault).
+template <int N>
+__device__ void hold_live_values(const float* in, float* out, int n) {
+  float v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) v[j] = in[j];
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) v[j] = v[j] * v[(j + 1) % N] + in[i + j];
+  }
+  float sum = 0.0f;
+#pragma unroll
+  for (int j = 0; j < N; ++j) sum += v[j];
+  *out = sum;
+}
+
+// 37 registers: not a multiple of 8, so a warp's 1184 are allocated as 1280.
+constexpr int kOddRegisters = 37;
+__global__ void __maxnreg__(kOddRegisters)
+    occupancy_37_registers(const float* in, float* out, int n) {
+  hold_live_values<64>(in, out, n);
+}
+// 24 registers: the registers of 84 warps, more than the SM's 64 warp slots.
+constexpr int kFewRegisters = 24;
+__global__ void __maxnreg__(kFewRegisters)
+    occupancy_24_registers(const float* in, float* out, int n) {
+  hold_live_values<64>(in, out, n);
+}
+
+// lab.yaml's `kernel`: 0 and 1 the student's, 2 and 3 the kit's. The registers a kit kernel must
+// have, 0 for the student's.
+struct CaseKernel {
+  const void* function;
+  int pinned_registers;
 };
 
+CaseKernel kernel_of(const Params& params) {
+  switch (params.count("kernel") ? params.at("kernel") : 0) {
+    case 1:
+      return {reinterpret_cast<const void*>(matmul_dynamic_kernel), 0};
+    case 2:
+      return {reinterpret_cast<const void*>(occupancy_37_registers), kOddRegisters};
+    case 3:
+      return {reinterpret_cast<const void*>(occupancy_24_registers), kFewRegisters};
+    default:
+      return {reinterpret_cast<const void*>(matmul_rows_kernel), 0};
+  }
+}
+
+// The terms of the formula a variant leaves out (a mask), so that a student's value can be traced
+// to the term it lacks.
+enum Term : unsigned {
+  kSharedLimit = 1u << 0,
+  kReserve = 1u << 1,
+  kSharedUnit = 1u << 2,
+  kBlockLimit = 1u << 3,
+  kRegisterLimit = 1u << 4,
+  kSubPartitions = 1u << 5,
+  kRegisterUnit = 1u << 6,
+  kRegistersPerWarp = 1u << 7,
+  kWarpLimit = 1u << 8,
+  kWholeWarps = 1u << 9,
+};
+
+long long limit_or_none(bool omitted, long long limit) { return omitted ? INT_MAX : limit; }
+
+struct Limits {
+  long long threads, blocks, registers, shared, smem_per_block;
+  long long min() const { return std::min({threads, blocks, registers, shared}); }
+};
+
+// The four limits on blocks per SM, worked out the way the handout explains (the calculator of
+// cuda_occupancy.h for compute capability 8 and later), less the terms `omit` names.
 Limits limits_of(const cudaDeviceProp& p, const cudaFuncAttributes& a, int threads, long long dyn,
-                 bool reserved, bool sub_partitions) {
+                 unsigned omit) {
   Limits l{};
-  const int warps = (threads + p.warpSize - 1) / p.warpSize;
-  l.threads = p.maxThreadsPerMultiProcessor / p.warpSize / warps;
-  l.blocks = p.maxBlocksPerMultiProcessor;
-  const long long per_warp = round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256);
+  const long long warps = (threads + p.warpSize - 1) / p.warpSize;
+  l.threads =
+      limit_or_none((omit & kWarpLimit), (omit & kWholeWarps)
+                                             ? p.maxThreadsPerMultiProcessor / threads
+                                             : p.maxThreadsPerMultiProcessor / p.warpSize / warps);
+  l.blocks = limit_or_none((omit & kBlockLimit), p.maxBlocksPerMultiProcessor);
   const long long regs = p.regsPerMultiprocessor;
-  l.registers = per_warp == 0    ? INT_MAX
-                : sub_partitions ? static_cast<int>(regs / 4 / per_warp * 4 / warps)
-                                 : static_cast<int>(regs / per_warp / warps);
-  l.smem_per_block = round_up(static_cast<long long>(a.sharedSizeBytes) + dyn +
-                                  (reserved ? p.reservedSharedMemPerBlock : 0),
-                              128);
-  l.shared = l.smem_per_block == 0
+  const long long per_warp = (omit & kRegisterUnit)
+                                 ? static_cast<long long>(a.numRegs) * p.warpSize
+                                 : round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256);
+  if ((omit & kRegisterLimit) || per_warp == 0)
+    l.registers = INT_MAX;
+  else if ((omit & kRegistersPerWarp))
+    l.registers = regs / (static_cast<long long>(a.numRegs) * threads);
+  else
+    l.registers =
+        (omit & kSubPartitions) ? regs / per_warp / warps : regs / 4 / per_warp * 4 / warps;
+  const long long total = static_cast<long long>(a.sharedSizeBytes) + dyn +
+                          ((omit & kReserve) ? 0 : p.reservedSharedMemPerBlock);
+  l.smem_per_block = (omit & kSharedUnit) ? total : round_up(total, 128);
+  l.shared = (omit & kSharedLimit) || l.smem_per_block == 0
                  ? INT_MAX
-                 : static_cast<int>(static_cast<long long>(p.sharedMemPerMultiprocessor) /
-                                    l.smem_per_block);
+                 : static_cast<long long>(p.sharedMemPerMultiprocessor) / l.smem_per_block;
   return l;
 }
 
-const void* kernel_of(const Params& params) {
-  return params.count("kernel") && params.at("kernel") == 1
-             ? reinterpret_cast<const void*>(matmul_dynamic_kernel)
-             : reinterpret_cast<const void*>(matmul_rows_kernel);
-}
-
 void occupancy(const Params& params, QueryValues& v) {
-  const void* kernel = kernel_of(params);
+  const CaseKernel kernel = kernel_of(params);
   const int threads = static_cast<int>(v.param("threads", 256));
   const long long dyn = v.param("dynamic_smem", 0);
+#ifdef LABKIT_EMU
+  // No resource report lists the kit's kernels: the CPU backend takes the count a GPU gives.
+  if (kernel.pinned_registers > 0) emu::declare_registers(kernel.function, kernel.pinned_registers);
+#endif
   cudaDeviceProp p{};
   cudaFuncAttributes a{};
   int expected = 0;
   cudaError_t err = cudaGetDeviceProperties(&p, 0);
-  if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel);
+  if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
   if (err == cudaSuccess)
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel, threads, dyn);
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  if (kernel.pinned_registers > 0 && a.numRegs != kernel.pinned_registers)
+    throw std::runtime_error("the kit's occupancy kernel compiled to " + text(a.numRegs) +
+                             " registers instead of the " + text(kernel.pinned_registers) +
+                             " its case needs (__maxnreg__ in labs/04_occupancy/harness.cu)");
 
   const int warps = (threads + p.warpSize - 1) / p.warpSize;
   const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
-  v.compare("active_blocks", max_active_blocks_per_sm(kernel, threads, dyn), expected);
-  v.compare("occupancy", theoretical_occupancy(kernel, threads, dyn),
+  v.compare("active_blocks",
+            max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn)), expected);
+  v.compare("occupancy", theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn)),
             static_cast<double>(expected * warps) / slots);
 
-  const Limits l = limits_of(p, a, threads, dyn, true, true);
-  v.hint("active_blocks", std::min({l.threads, l.blocks, l.registers}),
+  const Limits l = limits_of(p, a, threads, dyn, 0);
+  const auto without = [&](unsigned omit) {
+    return static_cast<double>(limits_of(p, a, threads, dyn, omit).min());
+  };
+  // First match wins (query_grader.cpp), so the hints go from the most to the least common slip.
+  v.hint("active_blocks", without(kSharedLimit),
          "the shared-memory limit is missing: each block needs " + text(l.smem_per_block) +
              " bytes (static + dynamic + the " + text(p.reservedSharedMemPerBlock) +
              " the runtime reserves, in units of 128), so only " + text(l.shared) +
              " blocks fit in the SM's " + text(p.sharedMemPerMultiprocessor) + " bytes");
-  const Limits no_reserve = limits_of(p, a, threads, dyn, false, true);
-  v.hint("active_blocks", std::min({l.threads, l.blocks, l.registers, no_reserve.shared}),
+  v.hint("active_blocks", without(kReserve),
          "the shared memory the runtime reserves for every block "
          "(reservedSharedMemPerBlock = " +
              text(p.reservedSharedMemPerBlock) + " bytes) is missing");
-  v.hint("active_blocks", std::min({l.threads, l.registers, l.shared}),
+  v.hint("active_blocks", without(kSharedUnit),
+         "shared memory goes to a block in units of 128 bytes: round static + dynamic + reserved "
+         "up to " +
+             text(l.smem_per_block) + " before dividing");
+  v.hint("active_blocks", without(kBlockLimit),
          "the limit on resident blocks per SM (maxBlocksPerMultiProcessor = " +
              text(p.maxBlocksPerMultiProcessor) + ") is missing");
-  const Limits whole_sm = limits_of(p, a, threads, dyn, true, false);
-  v.hint("active_blocks", std::min({l.threads, l.blocks, whole_sm.registers, l.shared}),
+  v.hint("active_blocks", without(kRegisterLimit),
+         "the register limit is missing: this kernel uses " + text(a.numRegs) +
+             " registers per thread (cudaFuncAttributes::numRegs)");
+  v.hint("active_blocks", without(kRegistersPerWarp),
+         "registers go to whole warps, not threads: a warp of this kernel takes " +
+             text(round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256)) +
+             " (numRegs x 32, rounded up to a multiple of 256), and a block takes " + text(warps) +
+             " such warps");
+  v.hint("active_blocks", without(kRegisterUnit),
+         "registers are allocated to a warp in units of 256: " + text(a.numRegs) +
+             " x 32 = " + text(static_cast<long long>(a.numRegs) * p.warpSize) + " becomes " +
+             text(round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256)));
+  v.hint("active_blocks", without(kSubPartitions),
          "registers are held per SM sub-partition: each of the 4 holds whole warps, so divide "
          "regsPerMultiprocessor / 4 by the registers of one warp before multiplying by 4");
-  v.hint("active_blocks", std::min({l.blocks, l.registers, l.shared}),
+  v.hint("active_blocks", without(kWarpLimit),
          "the warp-slot limit is missing: an SM holds maxThreadsPerMultiProcessor / 32 = " +
              text(slots) + " warps, and a block of " + text(threads) + " threads takes " +
              text(warps));
+  v.hint("active_blocks", without(kWholeWarps),
+         "a block of " + text(threads) + " threads takes " + text(warps) +
+             " whole warps: divide the SM's " + text(slots) + " warp slots by " + text(warps) +
+             ", not its " + text(p.maxThreadsPerMultiProcessor) + " threads by " + text(threads));
   v.hint("occupancy",
          static_cast<double>(expected) * threads /
              (static_cast<double>(p.maxThreadsPerMultiProcessor) * p.multiProcessorCount),

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "device_model.h"
 #include "errors.h"
+#include "labkit_emu/runtime_api.h"
 
 namespace emu::detail {
 namespace {
@@ -111,6 +112,12 @@ cudaFuncAttributes function_attributes(const KernelInfo& k) {
   return a;
 }
 }  // namespace emu::detail
+
+void emu::declare_registers(const void* kernel, int registers) {
+  detail::KernelInfo& k = detail::kernel_info(kernel);
+  std::lock_guard<std::mutex> lock(detail::kernels_mutex);
+  k.registers = registers;
+}
 
 using namespace emu::detail;
 

@@ -18,6 +18,7 @@ __global__ void regs128() {}
 __global__ void regs255() {}
 __global__ void smem48k() {}
 __global__ void not_in_report() {}
+__global__ void declared_37() {}
 
 namespace {
 std::string mangled(const void* f) {
@@ -128,6 +129,21 @@ TEST(Occupancy, MatchesTheH100ByHand) {
             cudaSuccess);
   EXPECT_EQ(blocks, 2) << "233472 / (102400 + 1024) = 2.26";
   reset_device();  // forget the attribute
+}
+
+// Registers declared by kit code (lab 04's pinned kernels): 37 registers are allocated as 40 per
+// thread (1280 per warp); a sub-partition's 16384 hold 12 such warps, so 48 per SM: 24 blocks of
+// 2 warps. Without the rounding 13 warps per sub-partition fit (26 blocks); counted over the whole
+// SM, 51 warps (25 blocks).
+TEST(Occupancy, DeclaredRegistersCount) {
+  emu::declare_registers(reinterpret_cast<const void*>(declared_37), 37);
+  cudaFuncAttributes a;
+  ASSERT_EQ(cudaFuncGetAttributes(&a, declared_37), cudaSuccess);
+  EXPECT_EQ(a.numRegs, 37);
+  int blocks = -1;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, declared_37, 64, 0),
+            cudaSuccess);
+  EXPECT_EQ(blocks, 24);
 }
 
 TEST(Occupancy, PotentialBlockSize) {

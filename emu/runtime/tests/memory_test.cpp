@@ -25,6 +25,26 @@ TEST(Memcpy, DirectionsThatMatchThePointersWork) {
   cudaFree(b);
 }
 
+// The harness names the case it runs; labgrade ties each diagnostic to its case by that id.
+TEST(Memcpy, DiagnosticsCarryTheCaseTheHarnessNamed) {
+  std::vector<int> host(4, 0);
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, sizeof(int) * 4), cudaSuccess);
+  size_t mark = report_size();
+  emu::set_diagnostic_case("g1_c517x300x263");
+  EXPECT_EQ(cudaMemcpy(host.data(), d, 16, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  emu::set_diagnostic_case("");
+  EXPECT_NE(report_since(mark).find(
+                "not device memory\", \"case\": \"g1_c517x300x263\"}"),
+            std::string::npos)
+      << report_since(mark);
+  mark = report_size();
+  EXPECT_EQ(cudaMemcpy(host.data(), d, 16, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(report_since(mark).find("\"case\""), std::string::npos) << report_since(mark);
+  cudaGetLastError();
+  cudaFree(d);
+}
+
 TEST(Memcpy, ContradictoryDirectionIsBadCopy) {
   std::vector<int> host(4, 0);
   int* d = nullptr;

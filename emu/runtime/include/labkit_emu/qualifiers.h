@@ -13,6 +13,9 @@
 // hint anyway.
 #define __noinline__
 #define __launch_bounds__(...)
+// A register cap means nothing on the CPU; kit code that relies on the count a GPU gives tells the
+// emulator with emu::declare_registers (runtime_api.h).
+#define __maxnreg__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define __builtin_align__(n) __attribute__((aligned(n)))

@@ -131,6 +131,17 @@ cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache config);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const void* func,
                                                           int block_size, size_t dynamic_smem);
 
+namespace emu {
+// Kit code only (not on any student allow-list): the registers a kernel is compiled to on a GPU,
+// for a kernel of the kit's own that no resource report lists and whose count is pinned with
+// __maxnreg__ (lab 04's occupancy cases). cudaFuncGetAttributes and the occupancy API answer with
+// it from then on.
+void declare_registers(const void* kernel, int registers);
+// Kit code only: the harness's case now running ("" between cases). Every diagnostic line then
+// carries it as "case", so that labgrade attaches a diagnostic to its own case.
+void set_diagnostic_case(const char* id);
+}  // namespace emu
+
 namespace emu::detail {
 template <class F>
 static inline const void* function_address(F* func) {
