@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +22,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "report.h"
+#include "scratch_dir.h"
 
 namespace labkit {
 namespace {
@@ -46,10 +48,10 @@ class BatchTest : public ::testing::Test {
     std::string error;
     ASSERT_TRUE(LoadManifest(DefaultManifestPath(), manifest_, error)) << error;
     if (!manifest_.emu_backend) GTEST_SKIP() << "this build has no CPU backend";
-    root_ = fs::temp_directory_path() /
-            ("labkit_batch_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(root_);
+    scratch_ = std::make_unique<ScratchDir>(
+        "labkit_batch_" +
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    root_ = scratch_->path();
     const fs::path lab = fs::path(manifest_.source_dir);
     for (const char* name : {"alice", "bob", "carol", "unlucky"}) {
       fs::create_directories(root_ / "class" / name);
@@ -100,6 +102,7 @@ class BatchTest : public ::testing::Test {
 
   Manifest manifest_;
   LabSpec spec_;
+  std::unique_ptr<ScratchDir> scratch_;
   fs::path root_;
 };
 

@@ -16,7 +16,10 @@
 // that must not exist once the case is graded: where a link the submission left would have made
 // labgrade write), symbol_check (false: built without the symbol allow-list, for a case that tests
 // the sandbox or the report reader behind it; code that makes system calls without naming a
-// library function gets that far).
+// library function gets that far), in_class (false: wrong code that attacks nothing a class graded
+// together shares, such as a NaN written or a missing barrier; graded one by one only, and left out
+// of the whole-class batch, which holds every case that attacks the grader, the machine, the files
+// or the reports).
 //
 // The same runner grades a second corpus, the red team's (redteam/<lab>/<case>/, built as
 // redteam_test): LABKIT_HOSTILE_DIR names the corpus, LABKIT_SHARED_DIR the folder of the shared
@@ -48,6 +51,7 @@
 #include "test_backend.h"
 #include "report.h"
 #include "sandbox.h"
+#include "scratch_dir.h"
 
 namespace labkit {
 namespace {
@@ -73,6 +77,7 @@ struct HostileCase {
   bool isolate = false;
   bool needs_namespaces = false;
   bool symbol_check = true;
+  bool in_class = true;
   long long memory_limit_mib = 0;  // 0: the sandbox's own
 
   const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
@@ -138,6 +143,7 @@ std::vector<HostileCase> LoadCases() {
       if (n["memory_limit_mib"]) c.memory_limit_mib = n["memory_limit_mib"].as<long long>();
       c.absent_after = Strings(n["absent_after"]);
       if (n["symbol_check"]) c.symbol_check = n["symbol_check"].as<bool>();
+      if (n["in_class"]) c.in_class = n["in_class"].as<bool>();
       cases.push_back(c);
     }
   }
@@ -175,10 +181,6 @@ std::vector<pid_t> ProcessesNamed(const std::string& name, const std::string& ma
   return found;
 }
 
-// Where a case is graded (its scratch folder).
-std::string CaseWorkDir(const HostileCase& c) {
-  return (fs::temp_directory_path() / ("labkit_hostile_" + c.name)).string();
-}
 
 LabSpec LowLimits(LabSpec spec) {
   spec.limits.run_seconds = kRunSeconds;
@@ -250,19 +252,20 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
  protected:
   // Grades in this process, or in a forked child in its own process group (`isolate`), and
   // returns the result as ToJson writes it (a result that cannot be written is itself a problem).
-  nlohmann::json Grade(const HostileCase& c, std::vector<std::string>& problems) {
+  // `scratch` holds the submission (src/<case>) and the grading's work folder (work/), whose
+  // path also marks the processes of this grading (see ProcessesNamed).
+  nlohmann::json Grade(const HostileCase& c, const ScratchDir& scratch,
+                       std::vector<std::string>& problems) {
     const LabSpec spec = Spec(c.lab);
     GradeRequest request;
-    const fs::path src = fs::temp_directory_path() / ("labkit_hostile_src_" + c.name) / c.name;
-    fs::remove_all(src.parent_path());
+    const fs::path src = scratch / "src" / c.name;
     CopySubmission(c.dir, src);
     request.src_dir = src.string();
     request.submission_name = c.name;
     request.backend = BackendUnderTest();
     request.seed = 20261122;
-    request.work_dir = CaseWorkDir(c);
+    request.work_dir = (scratch / "work").string();
     request.check_symbols = c.symbol_check;
-    fs::remove_all(request.work_dir);
     auto grade_to_text = [&](std::string& text) {
       // The sandbox labgrade itself uses: these cases test the grader as a student meets it.
       SandboxPolicy policy =
@@ -283,8 +286,7 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
       const std::string why = grade_to_text(text);
       if (!why.empty()) problems.push_back(why);
     } else {
-      const fs::path out = fs::path(request.work_dir + ".json");
-      fs::remove(out);
+      const fs::path out = scratch / "result.json";
       const pid_t child = fork();
       if (child == 0) {
         setpgid(0, 0);
@@ -334,8 +336,9 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
   const Expectation& want = c.Expected();
   std::vector<std::string> problems;
   for (const std::string& path : c.absent_after) fs::remove(path);
+  const ScratchDir scratch("labkit_hostile_" + c.name);
   const auto started = std::chrono::steady_clock::now();
-  const nlohmann::json result = Grade(c, problems);
+  const nlohmann::json result = Grade(c, scratch, problems);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
@@ -360,7 +363,7 @@ TEST_P(HostileCaseTest, GetsTheExpectedVerdict) {
                        std::to_string(int(c.max_seconds)) + " s");
   if (!c.leftover_process.empty()) {
     // SIGKILL is delivered asynchronously: give a process already killed a moment to be gone.
-    const std::string work_dir = CaseWorkDir(c);
+    const std::string work_dir = (scratch / "work").string();
     std::vector<pid_t> left = ProcessesNamed(c.leftover_process, work_dir);
     for (int i = 0; i < 20 && !left.empty(); ++i) {
       usleep(100'000);
@@ -401,15 +404,15 @@ std::string StudentName(std::size_t i, const std::string& name) {
 
 TEST_F(Hostile, WholeClassOfHostileSubmissionsIsGradedAndTheGoodOneKeepsItsPoints) {
   const std::vector<HostileCase> cases = LoadCases();
-  const fs::path root = fs::temp_directory_path() / "labkit_hostile_batch";
-  fs::remove_all(root);
+  const ScratchDir scratch("labkit_hostile_batch");
+  const fs::path root = scratch.path();
   const fs::path klass = root / "class";
   fs::create_directories(klass);
   std::vector<std::string> names;
   std::vector<std::string> known;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const HostileCase& c = cases[i];
-    if (c.lab != "03_tiled_matmul") continue;
+    if (c.lab != "03_tiled_matmul" || !c.in_class) continue;
     if (c.backend != "any" && c.backend != ToString(BackendUnderTest())) continue;
     const std::string name = StudentName(i, c.name);
     CopySubmission(c.dir, klass / name);

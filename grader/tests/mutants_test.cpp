@@ -15,6 +15,7 @@
 #include "manifest.h"
 #include "test_backend.h"
 #include "report.h"
+#include "scratch_dir.h"
 
 namespace labkit {
 namespace {
@@ -90,10 +91,18 @@ class Grading : public ::testing::Test {
     if (const std::string why = WhyBackendUnavailable(manifest_); !why.empty()) GTEST_SKIP() << why;
   }
 
+  // Grades `src` on lab `lab`, or on its exercise `only` alone (OnlyExercise) when given.
   GradeResult Grade(const std::string& lab, const std::string& src, uint64_t seed,
-                    const std::string& tag, bool thread_sanitizer = false) {
+                    const std::string& tag, bool thread_sanitizer = false,
+                    const std::string& only = "") {
     auto spec = LoadLabSpec(manifest_.LabDir(lab));
     EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : spec.error());
+    if (!spec.ok()) return {};
+    if (!only.empty()) {
+      spec = OnlyExercise(*spec, only);
+      EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : spec.error());
+      if (!spec.ok()) return {};
+    }
     spec_ = *spec;
     GradeRequest request;
     request.src_dir = src;
@@ -101,8 +110,8 @@ class Grading : public ::testing::Test {
     request.backend = BackendUnderTest();
     request.seed = seed;
     request.thread_sanitizer = thread_sanitizer;
-    request.work_dir = (fs::temp_directory_path() / ("labkit_test_" + tag)).string();
-    fs::remove_all(request.work_dir);
+    const ScratchDir work("labkit_test_" + tag);
+    request.work_dir = work.path().string();
     return GradeSubmission(runner_, manifest_, *spec, request);
   }
 
@@ -126,11 +135,13 @@ class MutantTest : public Grading, public ::testing::WithParamInterface<Mutant> 
       text.replace(at, r.from.size(), r.to);
     }
     const std::string tag = "mutant_" + m.name + (thread_sanitizer ? "_tsan" : "");
-    const fs::path dir = fs::temp_directory_path() / ("labkit_" + tag);
-    fs::create_directories(dir);
+    const ScratchDir dir("labkit_" + tag);
     std::ofstream(dir / m.file) << text;
 
-    const GradeResult result = Grade(m.lab, dir.string(), 20261122, tag, thread_sanitizer);
+    // Only the exercise the mutant breaks is checked, so only it is graded (as the student
+    // corpus does): the lab's other exercises would cost builds and runs that assert nothing.
+    const GradeResult result =
+        Grade(m.lab, dir.path().string(), 20261122, tag, thread_sanitizer, m.exercise);
     const ExerciseResult* found = nullptr;
     for (const auto& e : result.exercises)
       if (e.id == m.exercise) found = &e;

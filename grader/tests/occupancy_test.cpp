@@ -17,6 +17,7 @@
 #include "manifest.h"
 #include "test_backend.h"
 #include "resource_report.h"
+#include "scratch_dir.h"
 #include "submission_build.h"
 
 namespace labkit {
@@ -29,8 +30,8 @@ bool g_write = false;
 nlohmann::json MeasureLab(const Manifest& manifest, const LabSpec& spec) {
   SystemProcessRunner runner;
   SubmissionBuilder builder(runner, manifest, spec);
-  const std::string work = (fs::temp_directory_path() / ("labkit_occupancy_" + spec.id)).string();
-  fs::remove_all(work);
+  const ScratchDir scratch("labkit_occupancy_" + spec.id);
+  const std::string work = scratch.path().string();
   const std::string src = manifest.source_dir + "/solutions/" + spec.id;
   const BuildOutcome build = builder.Build(src, work + "/build", BackendUnderTest(), Flavour::kDefault);
   EXPECT_TRUE(build.ok) << build.message;

@@ -19,6 +19,7 @@
 #include "manifest.h"
 #include "report.h"
 #include "sandbox.h"
+#include "scratch_dir.h"
 #include "test_backend.h"
 
 namespace labkit {
@@ -97,12 +98,14 @@ TEST_P(StudentCorpus, GetsTheRightVerdictAndCause) {
   request.submission_name = c.name;
   request.backend = BackendUnderTest();
   request.seed = 20261125;
-  request.work_dir = (fs::temp_directory_path() / ("labkit_corpus_" + c.name)).string();
-  fs::remove_all(request.work_dir);
-  SandboxedProcessRunner runner(
-      GradingSandboxPolicy(manifest_, spec->id, request.src_dir, request.work_dir));
-  const GradeResult result = GradeSubmission(runner, manifest_, *spec, request);
-  fs::remove_all(request.work_dir);
+  GradeResult result;
+  {
+    const ScratchDir work("labkit_corpus_" + c.name);
+    request.work_dir = work.path().string();
+    SandboxedProcessRunner runner(
+        GradingSandboxPolicy(manifest_, spec->id, request.src_dir, request.work_dir));
+    result = GradeSubmission(runner, manifest_, *spec, request);
+  }
 
   std::vector<std::string> problems;
   const ExerciseResult* seen = nullptr;

@@ -15,6 +15,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "measured_technique.h"
+#include "scratch_dir.h"
 #include "submission_build.h"
 #include "tolerance.h"
 
@@ -49,8 +50,8 @@ TEST_P(TechniqueByBehaviour, CountsDecide) {
   const MeasuredTechnique& rule = *tiled_any->technique->measured;
 
   const Variant& v = GetParam();
-  const std::string work = fs::temp_directory_path() / ("labkit_technique_" + v.dir);
-  fs::remove_all(work);
+  const ScratchDir scratch("labkit_technique_" + v.dir);
+  const std::string work = scratch.path().string();
   SystemProcessRunner runner;
   SubmissionBuilder builder(runner, manifest, *spec);
   const BuildOutcome build = builder.Build(std::string(LABKIT_TECHNIQUE_DIR) + "/" + v.dir,
@@ -81,7 +82,6 @@ TEST_P(TechniqueByBehaviour, CountsDecide) {
       EXPECT_NE(verdict.find(s.failure), std::string::npos) << s.what << ":\n" << verdict;
     }
   }
-  fs::remove_all(work);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -122,6 +122,35 @@ void Worker::make_order(std::vector<unsigned>& threads, unsigned phase) {
   }
 }
 
+void Worker::prepare_threads(const LaunchState& launch) {
+  const dim3 block = launch.request->block;
+  const unsigned n = launch.threads_per_block;
+  if (block.x != indices_dim_.x || block.y != indices_dim_.y || block.z != indices_dim_.z) {
+    indices_.resize(n);
+    for (unsigned t = 0; t < n; ++t) indices_[t] = unflatten(t, block);
+    indices_dim_ = block;
+    slots_.resize(n);
+    states_.resize(n);
+    exchange_.resize(n);
+    queue_fixed_ = false;
+  }
+  std::fill(states_.begin(), states_.end(), State::unstarted);
+  warp_released_.assign((n + 31) / 32, 0);
+  // Forward and reverse orders are the same for every block of a shape; a random one is drawn
+  // per block (and phase).
+  if (launch.order == Order::random || !queue_fixed_ || launch.order != queue_order_) {
+    queue_.resize(n);
+    std::iota(queue_.begin(), queue_.end(), 0u);
+    make_order(queue_, 0);
+    queue_fixed_ = launch.order != Order::random;
+    queue_order_ = launch.order;
+  }
+  queue_next_ = 0;
+  released_.clear();
+  released_next_ = 0;
+  waiting_ = 0;
+}
+
 void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   const LaunchRequest& request = *launch.request;
   launch_ = &launch;
@@ -135,30 +164,13 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   if (launch.counter != nullptr)
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem);
 
-  const unsigned n = launch.threads_per_block;
-  slots_.resize(n);
-  for (unsigned t = 0; t < n; ++t) {
-    slots_[t] = Slot{unflatten(t, request.block),
-                     State::unstarted,
-                     false,
-                     BarrierOp::plain,
-                     0,
-                     nullptr,
-                     0,
-                     nullptr};
-  }
-  exchange_.resize(n);
-  warp_released_.assign((n + 31) / 32, 0);
-  queue_.resize(n);
-  std::iota(queue_.begin(), queue_.end(), 0u);
-  make_order(queue_, 0);
-  queue_next_ = 0;
-  released_.clear();
-  released_next_ = 0;
-  races_.begin_block(n, blockIdx, blockDim);
+  prepare_threads(launch);
+  races_.begin_block(launch.threads_per_block, blockIdx, blockDim);
   run_phase();  // phase 0: every thread starts and runs to its first barrier (or to the end)
 
-  for (unsigned phase = 1; !launch.failed.load(std::memory_order_relaxed) && resolve_barriers();
+  // A block in which no thread waits is over: its threads have all returned.
+  for (unsigned phase = 1; waiting_ > 0 && !launch.failed.load(std::memory_order_relaxed) &&
+                           resolve_barriers();
        ++phase) {
     make_order(released_, phase);
     released_next_ = 0;
@@ -179,6 +191,7 @@ Fiber* Worker::next_fiber() {
   }
   if (released_next_ < released_.size()) {
     const unsigned t = released_[released_next_++];
+    --waiting_;
     enter_thread(t);
     return slots_[t].fiber;
   }
@@ -215,10 +228,21 @@ void Worker::runner_entry(ctx::transfer_t from) {
   auto* w = static_cast<Worker*>(from.data);
   w->arrive(from);
   Fiber* const me = w->active_runner_;
+  const LaunchRequest& request = *w->launch_->request;
   // Runs queued threads one after the other until one of them stops at a barrier: that thread
   // keeps this fiber (wait_block hands the queue to a new runner), and when it finishes later the
   // loop ends here.
-  while (w->active_runner_ == me && w->queue_next_ < w->queue_.size()) {
+  if (!w->races_.active()) {
+    // The common case, kept short: most threads of most kernels pass through here.
+    while (w->active_runner_ == me && w->queue_next_ < w->queue_.size()) {
+      const unsigned t = w->queue_[w->queue_next_++];
+      w->enter_thread(t);
+      w->slots_[t].fiber = me;
+      request.run_thread(request.closure);
+      w->states_[t] = State::done;
+    }
+  } else if (w->queue_next_ < w->queue_.size()) {
+    // Under ThreadSanitizer one CUDA thread per stack (see retire_fiber).
     const unsigned t = w->queue_[w->queue_next_++];
     w->enter_thread(t);
     w->slots_[t].fiber = me;
@@ -226,11 +250,10 @@ void Worker::runner_entry(ctx::transfer_t from) {
     // bookkeeping (allocating fibers, switching) stays on the scheduler's identity.
     w->races_.enter_thread(t);
     w->races_.thread_started();
-    w->launch_->request->run_thread(w->launch_->request->closure);
+    request.run_thread(request.closure);
     w->races_.thread_finished();
     w->races_.enter_scheduler();
-    w->slots_[t].state = State::done;
-    if (w->races_.active()) break;  // one CUDA thread per stack (see retire_fiber)
+    w->states_[t] = State::done;
   }
   if (w->active_runner_ == me) w->active_runner_ = nullptr;
   w->finished_ = me;
@@ -240,8 +263,8 @@ void Worker::runner_entry(ctx::transfer_t from) {
 
 void Worker::enter_thread(unsigned t) {
   current_ = t;
-  slots_[t].state = State::running;
-  threadIdx = slots_[t].index;
+  states_[t] = State::running;
+  threadIdx = indices_[t];
 }
 
 void Worker::suspend_current() {
@@ -252,7 +275,8 @@ void Worker::suspend_current() {
 
 int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) {
   Slot& s = slots_[current_];
-  s.state = State::waiting;
+  states_[current_] = State::waiting;
+  ++waiting_;
   s.at_warp_barrier = false;
   s.op = op;
   s.predicate = predicate;
@@ -278,7 +302,8 @@ int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) 
 
 void Worker::wait_warp(const char* file, int line) {
   Slot& s = slots_[current_];
-  s.state = State::waiting;
+  states_[current_] = State::waiting;
+  ++waiting_;
   s.at_warp_barrier = true;
   s.file = file;
   s.line = line;
@@ -300,27 +325,26 @@ WarpView Worker::exchange(uint64_t value) {
 
 unsigned Worker::live_lanes() const {
   const unsigned w0 = current_ / 32 * 32;
-  const unsigned end = std::min<unsigned>(static_cast<unsigned>(slots_.size()), w0 + 32);
+  const unsigned end = std::min<unsigned>(static_cast<unsigned>(states_.size()), w0 + 32);
   unsigned lanes = 0;
   for (unsigned t = w0; t < end; ++t) {
-    if (slots_[t].state != State::done) lanes |= 1u << (t - w0);
+    if (states_[t] != State::done) lanes |= 1u << (t - w0);
   }
   return lanes;
 }
 
 bool Worker::resolve_barriers() {
   released_.clear();
-  const unsigned n = static_cast<unsigned>(slots_.size());
+  const unsigned n = static_cast<unsigned>(states_.size());
   bool any_live = false;
   // A warp whose every live thread waits at __syncwarp goes on first.
   for (unsigned w0 = 0; w0 < n; w0 += 32) {
     const unsigned end = std::min(n, w0 + 32);
     bool waiting = false, all_waiting = true;
     for (unsigned t = w0; t < end; ++t) {
-      const Slot& s = slots_[t];
-      if (s.state == State::done) continue;
+      if (states_[t] == State::done) continue;
       any_live = true;
-      if (s.state == State::waiting && s.at_warp_barrier) {
+      if (states_[t] == State::waiting && slots_[t].at_warp_barrier) {
         waiting = true;
       } else {
         all_waiting = false;
@@ -329,7 +353,7 @@ bool Worker::resolve_barriers() {
     if (waiting && all_waiting) {
       uint32_t lanes = 0;
       for (unsigned t = w0; t < end; ++t) {
-        if (slots_[t].state != State::waiting) continue;
+        if (states_[t] != State::waiting) continue;
         released_.push_back(t);
         lanes |= 1u << (t - w0);
       }
@@ -342,8 +366,9 @@ bool Worker::resolve_barriers() {
 
   // __syncthreads: every thread of the block, none returned, all at the same line.
   int count = 0;
-  for (const Slot& s : slots_) {
-    if (s.state != State::waiting || s.at_warp_barrier ||
+  for (unsigned t = 0; t < n; ++t) {
+    const Slot& s = slots_[t];
+    if (states_[t] != State::waiting || s.at_warp_barrier ||
         !same_place(s.file, s.line, slots_[0].file, slots_[0].line)) {
       report_divergence();
       launch_->failed.store(true);
@@ -370,7 +395,7 @@ void Worker::report_divergence() {
   for (unsigned t = 0; t < slots_.size(); ++t) {
     const Slot& s = slots_[t];
     std::string what = "have returned";
-    if (s.state == State::waiting) {
+    if (states_[t] == State::waiting) {
       std::string place = std::string(s.file) + ":" + std::to_string(s.line);
       what = std::string(s.at_warp_barrier ? "wait at __syncwarp at " : "wait at the barrier at ") +
              place;
@@ -412,10 +437,12 @@ void Worker::retire_fiber(Fiber* fiber) {
 
 void Worker::reset_fibers() {
   // Threads abandoned at a divergent barrier still hold fibers; their stacks are simply reused.
-  for (unsigned t = 0; t < slots_.size(); ++t) {
+  // (A slot's fiber is always set before it is read: nothing else to clear.)
+  for (unsigned t = 0; waiting_ > 0 && t < slots_.size(); ++t) {
     Slot& s = slots_[t];
-    if (s.state == State::waiting) races_.abandon_thread(t);
-    if (s.state == State::waiting && s.fiber != nullptr) fibers_.release(s.fiber);
+    if (states_[t] != State::waiting) continue;
+    races_.abandon_thread(t);
+    if (s.fiber != nullptr) fibers_.release(s.fiber);
     s.fiber = nullptr;
   }
   for (Fiber* f : retired_) fibers_.release(f);

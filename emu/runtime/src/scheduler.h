@@ -7,6 +7,11 @@
 // Fast path: threads start on a "runner" fiber that calls the kernel for one thread after the
 // other. Only a thread that reaches a barrier keeps the runner as its own fiber (a new runner
 // takes over the rest), so a barrier-free kernel costs one fiber per block, not one per thread.
+// A thread that returns without waiting costs its kernel call and two stores: its index comes
+// from a table made once per block shape, and a block in which no thread waited ends without
+// looking at its threads again. A grid sized far beyond the matrix, whose extra blocks all
+// return at once, then costs next to nothing for those blocks (issue 13: one such kernel took
+// 211 s to grade, when a block cost a division per thread and several passes over its threads).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -59,9 +64,8 @@ class Worker {
 
  private:
   enum class State : uint8_t { unstarted, running, waiting, done };
+  // What a thread left at a barrier: written when it stops there, read only while it waits.
   struct Slot {
-    uint3 index;
-    State state;
     bool at_warp_barrier;
     BarrierOp op;
     int predicate;
@@ -72,6 +76,9 @@ class Worker {
 
   static void runner_entry(ctx::transfer_t from);
   void prepare_dynamic_smem(size_t bytes);
+  // Per block: the thread indices for the block's shape and the phase-0 run order, each made
+  // again only when what it depends on changed (the shape; the block, for a random order).
+  void prepare_threads(const LaunchState& launch);
   void make_order(std::vector<unsigned>& threads, unsigned phase);
   void enter_thread(unsigned thread);
   // Runs one phase: from here, control passes from fiber to fiber (each stopping thread switches
@@ -101,7 +108,13 @@ class Worker {
   LaunchState* launch_ = nullptr;
   uint64_t block_linear_ = 0;
   std::vector<Slot> slots_;
+  std::vector<State> states_;  // per thread
+  std::vector<uint3> indices_;  // per thread: its threadIdx, for the block shape `indices_dim_`
+  dim3 indices_dim_{0, 0, 0};
+  unsigned waiting_ = 0;  // threads now stopped at a barrier
   std::vector<unsigned> queue_;  // phase 0: the threads not started yet, in run order
+  bool queue_fixed_ = false;     // queue_ holds a forward or reverse order for this block shape
+  Order queue_order_ = Order::forward;
   size_t queue_next_ = 0;
   std::vector<unsigned> released_;  // later phases: the threads released, in run order
   size_t released_next_ = 0;

@@ -39,4 +39,24 @@ __global__ void reduce_sum(const float* in, float* out) {
   }
   if (t == 0) out[blockIdx.x] = partial[0];
 }
+// A strip of C (TILE rows by TILE columns, C = A * B with A TILE x n and B n x TILE) per block,
+// through shared tiles and two barriers per tile; every block from `working` on returns at once,
+// before any barrier, as the extra blocks of a grid sized far beyond the matrix do.
+// (inline: this header is in several of the tests' files.)
+inline __global__ void strips_or_idle(const float* A, const float* B, float* C, int n,
+                                      unsigned working) {
+  if (blockIdx.x >= working) return;
+  auto& As = emu::block_shared<float[TILE][TILE], 103>();
+  auto& Bs = emu::block_shared<float[TILE][TILE], 104>();
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  float acc = 0;
+  for (int t = 0; t < n; t += TILE) {
+    As[ty][tx] = A[ty * n + t + tx];
+    Bs[ty][tx] = B[(t + ty) * TILE + tx];
+    __syncthreads();
+    for (int i = 0; i < TILE; ++i) acc += As[ty][i] * Bs[i][tx];
+    __syncthreads();
+  }
+  C[(blockIdx.x * TILE + ty) * TILE + tx] = acc;
+}
 }  // namespace emu_test
