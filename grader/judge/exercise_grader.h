@@ -71,7 +71,7 @@ ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome
 
 // Grades the exercises (matmul ones once per parameter set, when they have any), a verdict for
 // each in their order. Check by check across all exercises, so that checks after the first can
-// share one process among exercises (grader/app/combined_run.h).
+// share one process among exercises (grader/harness_client/combined_run.h).
 std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises);
 
 // What the harness request names as the exercise: "dynamic", or "dynamic?block_side=8&x=1" when it

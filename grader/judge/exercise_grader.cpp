@@ -9,19 +9,17 @@
 #include <sstream>
 
 #include "case_diagnostic.h"
-#include "combined_run.h"
 #include "cuda_arch.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
+#include "exercise_checks.h"
 #include "inputs.h"
 #include "gpu_counters.h"
 #include "measured_technique.h"
-#include "query_grader.h"
+#include "report_lines.h"
 #include "tolerance.h"
 #include "transfer_check.h"
-#include "tsan_report.h"
 #include "untrusted_file.h"
-#include "report_lines.h"
 
 namespace labkit {
 
@@ -49,12 +47,16 @@ std::string ShapeText(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
+}  // namespace
+
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
   if (d != std::string::npos)
     return "dataset " + c.id.substr(d + 9) + " (" + ShapeText(c.shape) + ")";
   return "case " + ShapeText(c.shape) + " (m x n x k)";
 }
+
+namespace {
 
 // A launch configuration no GPU accepts, said plainly. CUDA itself reports these differently by
 // version (cudaErrorInvalidConfiguration, or cudaErrorInvalidValue on CUDA 13), so the grader reads
@@ -97,7 +99,8 @@ std::string NotRecorded(const HarnessRun& run, const std::string& name, std::str
   }
   if (run.record_finished) {
     status = "failed";
-    return "in " + name + ", the grader's record of what your function did is missing: something "
+    return "in " + name +
+           ", the grader's record of what your function did is missing: something "
            "in the submission removed or replaced the grader's files.";
   }
   status = p.timed_out ? "timeout" : "crashed";
@@ -248,6 +251,8 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   return text;
 }
 
+}  // namespace
+
 // The first problem over all cases, in case order; "" when every case ran and is right.
 std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                          const std::vector<MatrixCase>& cases, ToleranceModel model,
@@ -268,184 +273,7 @@ std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& ru
   return "";
 }
 
-// What the runs in other thread orders found: nothing, a failure of another kind (a fault, a
-// barrier only some threads reach), or an element that changed, and why (OrderCause).
-struct OrderFinding {
-  enum class Kind { kNone, kOtherFailure, kOrderDependent } kind = Kind::kNone;
-  std::string message;
-};
-
-// The exact product at C(row, col) and its forward-error bound, for telling a summation-order
-// difference from a race.
-std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, int64_t col) {
-  double sum = 0, abs_sum = 0;
-  for (int64_t i = 0; i < c.shape.n; ++i) {
-    const double term = static_cast<double>(c.A[row * c.shape.n + i]) * c.B[i * c.shape.k + col];
-    sum += term;
-    abs_sum += std::fabs(term);
-  }
-  return {sum, ForwardErrorBound(c.shape.n, abs_sum)};
-}
-
-// CPU backend: the same build run with other thread orders between barriers must give the same
-// bits. A difference means threads read shared memory before (or after) it was meant to be, or
-// several threads add into one element in an order that is not fixed.
-OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                          const HarnessRun& forward, const std::string& executable,
-                          const std::string& dir, std::string& status) {
-  const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
-  for (const std::string& order : orders) {
-    HarnessOptions options;
-    options.exercise = ex.id;
-    options.exact_layout = true;
-    options.replay = Replayed(ex);
-    options.emu_order = order;
-    options.emu_kernels_json = env.kernels_json;
-    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-    const HarnessRun run = RunHarness(
-        env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
-    bool values_wrong = false;
-    const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
-                                             Flavour::kDefault, executable, status, values_wrong);
-    if (!failure.empty() && !values_wrong)
-      return {OrderFinding::Kind::kOtherFailure,
-              "with threads run in " + order + " order: " + failure};
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const auto& a = forward.cases[i].C;
-      const auto& b = run.cases[i].C;
-      for (std::size_t e = 0; e < a.size() && e < b.size(); ++e) {
-        if (std::memcmp(&a[e], &b[e], sizeof(float)) == 0) continue;
-        const int64_t row = static_cast<int64_t>(e) / cases[i].shape.k;
-        const int64_t col = static_cast<int64_t>(e) % cases[i].shape.k;
-        const auto [reference, bound] = ReferenceAndBound(cases[i], row, col);
-        // FormatNumber prints as many digits as tell two floats apart: with six, both values of
-        // a summation-order difference read the same.
-        std::ostringstream msg;
-        msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
-            << ", C at row " << row << ", column " << col << " is " << FormatNumber(a[e])
-            << " when a block's threads run first to last between barriers, but "
-            << FormatNumber(b[e]) << " in " << order << " order. "
-            << OrderCauseText(ClassifyOrderDifference(a[e], b[e], reference, bound));
-        status = "failed";
-        return {OrderFinding::Kind::kOrderDependent, msg.str()};
-      }
-    }
-  }
-  return {};
-}
-
-// CPU backend, --tsan: the ThreadSanitizer build on the small cases; "" when it found no race.
-// It can only add to what the other checks found: when it cannot run, a note says so.
-std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
-                                   const std::vector<MatrixCase>& cases, const std::string& dir,
-                                   std::vector<std::string>* notes) {
-  auto note = [&](const std::string& text) {
-    if (notes != nullptr) notes->push_back("ThreadSanitizer check not run: " + text);
-    return std::string();
-  };
-  const BuildOutcome& build = env.builds.at(Flavour::kThreadSanitizer);
-  if (!build.ok) return note("its build failed: " + build.message.substr(0, 300));
-  // Two or three tile phases and partial tiles show a missing barrier; TSan makes every access
-  // several times slower, so larger cases would only cost time.
-  std::vector<MatrixCase> small;
-  for (const MatrixCase& c : cases)
-    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
-  if (small.empty() && !cases.empty())
-    small.push_back(*std::min_element(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
-      return a.shape.m * a.shape.n * a.shape.k < b.shape.m * b.shape.n * b.shape.k;
-    }));
-  HarnessOptions options;
-  options.exercise = ex.id;
-  options.exact_layout = true;
-  options.replay = Replayed(ex);
-  options.thread_sanitizer = true;
-  options.emu_kernels_json = env.kernels_json;
-  options.timeout_seconds = 300;
-  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
-  const std::string races = DescribeDataRaces(
-      ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files), env.src_dir);
-  if (!races.empty()) return races;
-  if (!run.process.started || (!run.done && run.harness_error.empty()))
-    return note("the program did not run to its end under it (" + run.process.Describe() + ")");
-  return "";
-}
-
-// CPU backend: a result that depends on the thread order, and with --tsan the racing lines.
-// `race` says which of the two was found (the message may also be another kind of failure).
-struct RaceFinding {
-  std::string message;
-  bool race = false;
-};
-
-RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                           const HarnessRun& forward, const std::string& executable,
-                           const std::string& dir, std::string& status,
-                           std::vector<std::string>* notes) {
-  OrderFinding order = OrderFailure(env, ex, cases, forward, executable, dir, status);
-  const bool order_dependent = order.kind == OrderFinding::Kind::kOrderDependent;
-  if (!env.thread_sanitizer) {
-    if (order_dependent)
-      order.message += " (labgrade check with --tsan names the two lines that race.)";
-    return {order.message, order_dependent};
-  }
-  if (order.kind == OrderFinding::Kind::kOtherFailure) return {order.message, false};
-  const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
-  if (races.empty()) return {order.message, order_dependent};
-  status = "failed";
-  return {order.message.empty() ? races : order.message + "\n\n" + races, true};
-}
-
-// Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
-// expose a missing barrier, and racecheck's cost grows with every thread.
-std::vector<MatrixCase> SanitizerCases(const std::string& tool,
-                                       const std::vector<MatrixCase>& cases) {
-  if (tool != "racecheck") return cases;
-  std::vector<MatrixCase> small;
-  for (const MatrixCase& c : cases)
-    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
-  return small;
-}
-
-HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool, bool replay) {
-  HarnessOptions options;
-  options.exercise = run_id;
-  options.replay = replay;
-  options.exact_layout = true;  // exact allocations, so reads just past the end are seen
-  options.sanitizer_tool = tool;
-  options.timeout_seconds = 300;
-  return options;
-}
-
-// What a run under `tool` found ("failed"), that the tool could not run ("grader_error"), or ""
-// when it ran and found nothing.
-std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std::string& status) {
-  const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
-  if (!found.empty()) {
-    status = "failed";
-    return found;
-  }
-  if (!run.process.started || run.sanitizer_log.empty()) {
-    status = "grader_error";
-    return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
-           run.process.output.substr(0, 2000);
-  }
-  return "";
-}
-
-// GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
-                             const std::vector<MatrixCase>& cases, const std::string& executable,
-                             const std::string& dir, std::string& status,
-                             const std::vector<std::string>& tools) {
-  for (const std::string& tool : tools) {
-    const HarnessRun run = RunHarness(env.runner, executable, dir + "/" + tool,
-                                      SanitizerOptions(ex.id, tool, Replayed(ex)),
-                                      SanitizerCases(tool, cases));
-    const std::string found = SanitizerFinding(run, tool, status);
-    if (!found.empty()) return found;
-  }
-  return "";
-}
+namespace {
 
 // The kernels of the student's files that read __constant__ memory, from `nvcc -ptx`.
 const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
@@ -558,8 +386,9 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
   }
   std::string status;
   bool values_wrong = false;
-  const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
-                                           Flavour::kDefault, build.executable, status, values_wrong);
+  const std::string failure =
+      FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
+                   build.executable, status, values_wrong);
   if (!failure.empty())
     return "in the build in which the grader counts memory accesses: " + failure;
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
@@ -572,6 +401,8 @@ bool ChecksDeclarations(const Technique& t) {
   return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
          t.max_registers || t.max_local_bytes;
 }
+
+}  // namespace
 
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.
@@ -640,8 +471,6 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
          ", and " + first_failure;
 }
 
-}  // namespace
-
 std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   std::vector<MatrixCase> cases;
   const ShapeList* list = env.spec.FindShapes(ex.shapes);
@@ -672,242 +501,6 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
     cases.push_back({ex.id + "_dataset_" + d.name, d.shape, d.A, d.B});
   }
   return cases;
-}
-
-namespace {
-
-// Wrong values can come from a race; the backend's race detector says so far more usefully than a
-// list of wrong numbers, so it gets the first word.
-std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
-                                  const std::vector<MatrixCase>& cases, const HarnessRun& forward,
-                                  const std::string& executable, const std::string& dir) {
-  std::string status;
-  if (env.backend == Backend::kCpu) {
-    const RaceFinding race =
-        CpuRaceFailure(env, ex, cases, forward, executable, dir, status, nullptr);
-    return race.race ? race.message : "";
-  }
-  return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
-}
-
-}  // namespace
-
-namespace {
-
-HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
-  HarnessOptions options;
-  options.exercise = run.id;
-  options.replay = Replayed(run);
-  options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
-  options.emu_kernels_json = env.kernels_json;
-  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
-  return options;
-}
-
-void RememberDevice(GradeEnv& env, const HarnessRun& run) {
-  if (!env.device_line.is_object() && run.device.is_object()) env.device_line = run.device;
-}
-
-// One run of a matmul exercise over all its cases: `ex` names the cases and the verdict, `run` is
-// what the harness is asked to run (the same exercise, with parameters in its id when it has any).
-struct MatmulRun {
-  const Exercise* ex = nullptr;
-  Exercise run;
-  std::string dir;
-  std::vector<MatrixCase> cases;
-  HarnessRun forward;                      // the default build's run, once it passed
-  std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
-  std::vector<std::string> notes;
-};
-
-std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
-  std::vector<MatmulRun*> replayed;
-  for (MatmulRun* r : runs)
-    if (Replayed(r->run)) replayed.push_back(r);
-  return replayed;
-}
-
-std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
-  std::vector<MatmulRun*> open;
-  for (MatmulRun& r : runs)
-    if (!r.verdict) open.push_back(&r);
-  return open;
-}
-
-// The verdict on one build's run of `r`, or nullopt when every case ran and is right. With
-// `diagnose_races`, wrong values are first put to the backend's race detector.
-std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, Flavour flavour,
-                                            const HarnessRun& harness_run, bool diagnose_races) {
-  const ToleranceModel model =
-      flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, *r.ex);
-  const std::string& executable = env.builds.at(flavour).executable;
-  std::string status;
-  bool values_wrong = false;
-  const std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour,
-                                           executable, status, values_wrong);
-  if (failure.empty()) return std::nullopt;
-  if (diagnose_races && values_wrong) {
-    const std::string race =
-        RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
-    if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
-  }
-  return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
-}
-
-// Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
-// pass is taken as it stands: a failure there may be another exercise's doing, so anything that
-// did not pass runs again in a process of its own, which also gives the message.
-void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
-                  bool combine) {
-  const BuildOutcome& build = env.builds.at(flavour);
-  // Only replayed exercises share a process: a pass is taken from it as it stands, and a host-side
-  // function's own code must not run beside them.
-  const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
-  std::map<const MatmulRun*, HarnessRun> shared;
-  if (build.ok && combine && replayed.size() >= 2) {
-    std::vector<ExerciseCases> groups;
-    for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
-    std::vector<HarnessRun> parts = RunCombined(env.runner, build.executable,
-                                                env.work_dir + "/combined_" + ToString(flavour),
-                                                CaseRunOptions(env, replayed.front()->run), groups);
-    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
-      shared[replayed[i]] = std::move(parts[i]);
-  }
-  for (MatmulRun* run : runs) {
-    MatmulRun& r = *run;
-    if (!build.ok) {
-      r.verdict = BuildFailureVerdict(*r.ex, build);
-      continue;
-    }
-    HarnessRun harness_run;
-    const auto own = shared.find(run);
-    if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
-      harness_run = std::move(own->second);
-    } else {
-      harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
-                               CaseRunOptions(env, r.run), r.cases);
-      if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
-        r.verdict = std::move(*failed);
-        continue;
-      }
-    }
-    RememberDevice(env, harness_run);
-    if (flavour == Flavour::kDefault) r.forward = std::move(harness_run);
-  }
-}
-
-// GPU backend: memcheck, then racecheck, on the default build. All open runs in one process per
-// tool first; a clean log there clears them all, anything else is run again exercise by exercise
-// so that a finding is charged to the exercise that made it.
-void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
-  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
-  for (const std::string tool : {"memcheck", "racecheck"}) {
-    const std::vector<MatmulRun*> open = StillOpen(runs);
-    const std::vector<MatmulRun*> replayed = ReplayedRuns(open);
-    if (replayed.size() >= 2 && replayed.size() == open.size()) {
-      std::vector<ExerciseCases> groups;
-      for (const MatmulRun* r : open) groups.push_back({r->run.id, SanitizerCases(tool, r->cases)});
-      const std::vector<HarnessRun> parts =
-          RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
-                      SanitizerOptions(open.front()->run.id, tool, true), groups);
-      std::string status;
-      if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
-    }
-    for (MatmulRun* r : open) {
-      std::string status;
-      const std::string finding =
-          SanitizerFailure(env, r->run, r->cases, executable, r->dir, status, {tool});
-      if (!finding.empty()) r->verdict = Verdict(*r->ex, status, finding);
-    }
-  }
-}
-
-// CPU backend: other thread orders between barriers (and with --tsan, ThreadSanitizer).
-void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
-  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
-  for (MatmulRun* r : StillOpen(runs)) {
-    std::string status;
-    const RaceFinding failure =
-        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
-    if (!failure.message.empty()) r->verdict = Verdict(*r->ex, status, failure.message);
-  }
-}
-
-void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
-  for (MatmulRun* r : StillOpen(runs)) {
-    ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
-    verdict.notes = r->notes;
-    const std::string technique =
-        TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, verdict.notes,
-                         verdict.unchecked);
-    r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
-  }
-}
-
-// The runs of every matmul exercise: one, or one per parameter set.
-std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>& exercises) {
-  std::vector<MatmulRun> runs;
-  for (const Exercise& ex : exercises) {
-    if (ex.kind == ExerciseKind::kQuery) continue;
-    const std::vector<MatrixCase> cases = CasesFor(env, ex);
-    const std::string dir = env.work_dir + "/" + ex.id;
-    if (ex.params.empty()) {
-      runs.push_back({&ex, ex, dir, cases});
-      continue;
-    }
-    for (std::size_t i = 0; i < ex.params.size(); ++i) {
-      Exercise run = ex;
-      run.id = HarnessExerciseId(ex.id, ex.params[i]);
-      runs.push_back({&ex, run, dir + "/p" + std::to_string(i), cases});
-    }
-  }
-  return runs;
-}
-
-// An exercise with parameter sets: the first set that failed decides, and says which it was.
-ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs) {
-  ExerciseVerdict verdict = Verdict(ex, "grader_error", "the exercise was not run");
-  std::size_t set = 0;
-  for (const MatmulRun& r : runs) {
-    if (r.ex != &ex) continue;
-    verdict = *r.verdict;
-    if (!verdict.passed()) {
-      if (!ex.params.empty())
-        verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
-      return verdict;
-    }
-    ++set;
-  }
-  return verdict;
-}
-
-}  // namespace
-
-std::string HarnessExerciseId(const std::string& id, const ParamSet& params) {
-  std::string text = id;
-  for (const auto& [name, value] : params)
-    text += (text.size() == id.size() ? "?" : "&") + name + "=" + std::to_string(value);
-  return text;
-}
-
-std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises) {
-  std::vector<MatmulRun> runs = PlanRuns(env, exercises);
-  // The default build runs each exercise in a process of its own: what one exercise's code leaves
-  // behind (a __constant__ it set, a static) must not make another pass. Every check after it
-  // may share processes, as a pass there needs this pass too.
-  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
-  FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
-  if (env.backend == Backend::kCpu)
-    ThreadOrderStage(env, runs);
-  else
-    SanitizerStage(env, runs);
-  TechniqueStage(env, runs);
-
-  std::vector<ExerciseVerdict> verdicts;
-  for (const Exercise& ex : exercises)
-    verdicts.push_back(ex.kind == ExerciseKind::kQuery ? GradeQueryExercise(env, ex)
-                                                       : VerdictOf(ex, runs));
-  return verdicts;
 }
 
 }  // namespace labkit

@@ -1,0 +1,230 @@
+// GradeExercises (exercise_grader.h): the checks in their order, check by check across the
+// exercises, so that every check after the first may share one process among them.
+#include <map>
+#include <optional>
+
+#include "combined_run.h"
+#include "exercise_checks.h"
+#include "exercise_grader.h"
+#include "query_grader.h"
+
+namespace labkit {
+
+namespace {
+
+HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
+  HarnessOptions options;
+  options.exercise = run.id;
+  options.replay = Replayed(run);
+  options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
+  options.emu_kernels_json = env.kernels_json;
+  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  return options;
+}
+
+void RememberDevice(GradeEnv& env, const HarnessRun& run) {
+  if (!env.device_line.is_object() && run.device.is_object()) env.device_line = run.device;
+}
+
+// One run of a matmul exercise over all its cases: `ex` names the cases and the verdict, `run` is
+// what the harness is asked to run (the same exercise, with parameters in its id when it has any).
+struct MatmulRun {
+  const Exercise* ex = nullptr;
+  Exercise run;
+  std::string dir;
+  std::vector<MatrixCase> cases;
+  HarnessRun forward;                      // the default build's run, once it passed
+  std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
+  std::vector<std::string> notes;
+};
+
+std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
+  std::vector<MatmulRun*> replayed;
+  for (MatmulRun* r : runs)
+    if (Replayed(r->run)) replayed.push_back(r);
+  return replayed;
+}
+
+std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
+  std::vector<MatmulRun*> open;
+  for (MatmulRun& r : runs)
+    if (!r.verdict) open.push_back(&r);
+  return open;
+}
+
+// The verdict on one build's run of `r`, or nullopt when every case ran and is right. With
+// `diagnose_races`, wrong values are first put to the backend's race detector.
+std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, Flavour flavour,
+                                            const HarnessRun& harness_run, bool diagnose_races) {
+  const ToleranceModel model =
+      flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, *r.ex);
+  const std::string& executable = env.builds.at(flavour).executable;
+  std::string status;
+  bool values_wrong = false;
+  const std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour,
+                                           executable, status, values_wrong);
+  if (failure.empty()) return std::nullopt;
+  if (diagnose_races && values_wrong) {
+    const std::string race =
+        RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
+    if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
+  }
+  return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
+}
+
+// Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
+// pass is taken as it stands: a failure there may be another exercise's doing, so anything that
+// did not pass runs again in a process of its own, which also gives the message.
+void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
+                  bool combine) {
+  const BuildOutcome& build = env.builds.at(flavour);
+  // Only replayed exercises share a process: a pass is taken from it as it stands, and a host-side
+  // function's own code must not run beside them.
+  const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
+  std::map<const MatmulRun*, HarnessRun> shared;
+  if (build.ok && combine && replayed.size() >= 2) {
+    std::vector<ExerciseCases> groups;
+    for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
+    std::vector<HarnessRun> parts =
+        RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
+                    CaseRunOptions(env, replayed.front()->run), groups);
+    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
+      shared[replayed[i]] = std::move(parts[i]);
+  }
+  for (MatmulRun* run : runs) {
+    MatmulRun& r = *run;
+    if (!build.ok) {
+      r.verdict = BuildFailureVerdict(*r.ex, build);
+      continue;
+    }
+    HarnessRun harness_run;
+    const auto own = shared.find(run);
+    if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
+      harness_run = std::move(own->second);
+    } else {
+      harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
+                               CaseRunOptions(env, r.run), r.cases);
+      if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
+        r.verdict = std::move(*failed);
+        continue;
+      }
+    }
+    RememberDevice(env, harness_run);
+    if (flavour == Flavour::kDefault) r.forward = std::move(harness_run);
+  }
+}
+
+// GPU backend: memcheck, then racecheck, on the default build. All open runs in one process per
+// tool first; a clean log there clears them all, anything else is run again exercise by exercise
+// so that a finding is charged to the exercise that made it.
+void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
+  for (const std::string tool : {"memcheck", "racecheck"}) {
+    const std::vector<MatmulRun*> open = StillOpen(runs);
+    const std::vector<MatmulRun*> replayed = ReplayedRuns(open);
+    if (replayed.size() >= 2 && replayed.size() == open.size()) {
+      std::vector<ExerciseCases> groups;
+      for (const MatmulRun* r : open) groups.push_back({r->run.id, SanitizerCases(tool, r->cases)});
+      const std::vector<HarnessRun> parts =
+          RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
+                      SanitizerOptions(open.front()->run.id, tool, true), groups);
+      std::string status;
+      if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
+    }
+    for (MatmulRun* r : open) {
+      std::string status;
+      const std::string finding =
+          SanitizerFailure(env, r->run, r->cases, executable, r->dir, status, {tool});
+      if (!finding.empty()) r->verdict = Verdict(*r->ex, status, finding);
+    }
+  }
+}
+
+// CPU backend: other thread orders between barriers (and with --tsan, ThreadSanitizer).
+void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  const std::string& executable = env.builds.at(Flavour::kDefault).executable;
+  for (MatmulRun* r : StillOpen(runs)) {
+    std::string status;
+    const RaceFinding failure =
+        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
+    if (!failure.message.empty()) r->verdict = Verdict(*r->ex, status, failure.message);
+  }
+}
+
+void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  for (MatmulRun* r : StillOpen(runs)) {
+    ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
+    verdict.notes = r->notes;
+    const std::string technique = TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward,
+                                                   verdict.notes, verdict.unchecked);
+    r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
+  }
+}
+
+// The runs of every matmul exercise: one, or one per parameter set.
+std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>& exercises) {
+  std::vector<MatmulRun> runs;
+  for (const Exercise& ex : exercises) {
+    if (ex.kind == ExerciseKind::kQuery) continue;
+    const std::vector<MatrixCase> cases = CasesFor(env, ex);
+    const std::string dir = env.work_dir + "/" + ex.id;
+    if (ex.params.empty()) {
+      runs.push_back({&ex, ex, dir, cases});
+      continue;
+    }
+    for (std::size_t i = 0; i < ex.params.size(); ++i) {
+      Exercise run = ex;
+      run.id = HarnessExerciseId(ex.id, ex.params[i]);
+      runs.push_back({&ex, run, dir + "/p" + std::to_string(i), cases});
+    }
+  }
+  return runs;
+}
+
+// An exercise with parameter sets: the first set that failed decides, and says which it was.
+ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs) {
+  ExerciseVerdict verdict = Verdict(ex, "grader_error", "the exercise was not run");
+  std::size_t set = 0;
+  for (const MatmulRun& r : runs) {
+    if (r.ex != &ex) continue;
+    verdict = *r.verdict;
+    if (!verdict.passed()) {
+      if (!ex.params.empty())
+        verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
+      return verdict;
+    }
+    ++set;
+  }
+  return verdict;
+}
+
+}  // namespace
+
+std::string HarnessExerciseId(const std::string& id, const ParamSet& params) {
+  std::string text = id;
+  for (const auto& [name, value] : params)
+    text += (text.size() == id.size() ? "?" : "&") + name + "=" + std::to_string(value);
+  return text;
+}
+
+std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises) {
+  std::vector<MatmulRun> runs = PlanRuns(env, exercises);
+  // The default build runs each exercise in a process of its own: what one exercise's code leaves
+  // behind (a __constant__ it set, a static) must not make another pass. Every check after it
+  // may share processes, as a pass there needs this pass too.
+  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
+  FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
+  if (env.backend == Backend::kCpu)
+    ThreadOrderStage(env, runs);
+  else
+    SanitizerStage(env, runs);
+  TechniqueStage(env, runs);
+
+  std::vector<ExerciseVerdict> verdicts;
+  for (const Exercise& ex : exercises)
+    verdicts.push_back(ex.kind == ExerciseKind::kQuery ? GradeQueryExercise(env, ex)
+                                                       : VerdictOf(ex, runs));
+  return verdicts;
+}
+
+}  // namespace labkit

@@ -1,0 +1,206 @@
+// The race checks of GradeExercises (exercise_checks.h): on the CPU backend other thread orders
+// and ThreadSanitizer, on the GPU backend compute-sanitizer.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "diagnosis.h"
+#include "diagnostics_text.h"
+#include "exercise_checks.h"
+#include "tolerance.h"
+#include "tsan_report.h"
+
+namespace labkit {
+
+namespace {
+
+// What the runs in other thread orders found: nothing, a failure of another kind (a fault, a
+// barrier only some threads reach), or an element that changed, and why (OrderCause).
+struct OrderFinding {
+  enum class Kind { kNone, kOtherFailure, kOrderDependent } kind = Kind::kNone;
+  std::string message;
+};
+
+// The exact product at C(row, col) and its forward-error bound, for telling a summation-order
+// difference from a race.
+std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, int64_t col) {
+  double sum = 0, abs_sum = 0;
+  for (int64_t i = 0; i < c.shape.n; ++i) {
+    const double term = static_cast<double>(c.A[row * c.shape.n + i]) * c.B[i * c.shape.k + col];
+    sum += term;
+    abs_sum += std::fabs(term);
+  }
+  return {sum, ForwardErrorBound(c.shape.n, abs_sum)};
+}
+
+// CPU backend: the same build run with other thread orders between barriers must give the same
+// bits. A difference means threads read shared memory before (or after) it was meant to be, or
+// several threads add into one element in an order that is not fixed.
+OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                          const HarnessRun& forward, const std::string& executable,
+                          const std::string& dir, std::string& status) {
+  const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
+  for (const std::string& order : orders) {
+    HarnessOptions options;
+    options.exercise = ex.id;
+    options.exact_layout = true;
+    options.replay = Replayed(ex);
+    options.emu_order = order;
+    options.emu_kernels_json = env.kernels_json;
+    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+    const HarnessRun run = RunHarness(
+        env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
+    bool values_wrong = false;
+    const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
+                                             Flavour::kDefault, executable, status, values_wrong);
+    if (!failure.empty() && !values_wrong)
+      return {OrderFinding::Kind::kOtherFailure,
+              "with threads run in " + order + " order: " + failure};
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& a = forward.cases[i].C;
+      const auto& b = run.cases[i].C;
+      for (std::size_t e = 0; e < a.size() && e < b.size(); ++e) {
+        if (std::memcmp(&a[e], &b[e], sizeof(float)) == 0) continue;
+        const int64_t row = static_cast<int64_t>(e) / cases[i].shape.k;
+        const int64_t col = static_cast<int64_t>(e) % cases[i].shape.k;
+        const auto [reference, bound] = ReferenceAndBound(cases[i], row, col);
+        // FormatNumber prints as many digits as tell two floats apart: with six, both values of
+        // a summation-order difference read the same.
+        std::ostringstream msg;
+        msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
+            << ", C at row " << row << ", column " << col << " is " << FormatNumber(a[e])
+            << " when a block's threads run first to last between barriers, but "
+            << FormatNumber(b[e]) << " in " << order << " order. "
+            << OrderCauseText(ClassifyOrderDifference(a[e], b[e], reference, bound));
+        status = "failed";
+        return {OrderFinding::Kind::kOrderDependent, msg.str()};
+      }
+    }
+  }
+  return {};
+}
+
+// CPU backend, --tsan: the ThreadSanitizer build on the small cases; "" when it found no race.
+// It can only add to what the other checks found: when it cannot run, a note says so.
+std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
+                                   const std::vector<MatrixCase>& cases, const std::string& dir,
+                                   std::vector<std::string>* notes) {
+  auto note = [&](const std::string& text) {
+    if (notes != nullptr) notes->push_back("ThreadSanitizer check not run: " + text);
+    return std::string();
+  };
+  const BuildOutcome& build = env.builds.at(Flavour::kThreadSanitizer);
+  if (!build.ok) return note("its build failed: " + build.message.substr(0, 300));
+  // Two or three tile phases and partial tiles show a missing barrier; TSan makes every access
+  // several times slower, so larger cases would only cost time.
+  std::vector<MatrixCase> small;
+  for (const MatrixCase& c : cases)
+    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
+  if (small.empty() && !cases.empty())
+    small.push_back(*std::min_element(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
+      return a.shape.m * a.shape.n * a.shape.k < b.shape.m * b.shape.n * b.shape.k;
+    }));
+  HarnessOptions options;
+  options.exercise = ex.id;
+  options.exact_layout = true;
+  options.replay = Replayed(ex);
+  options.thread_sanitizer = true;
+  options.emu_kernels_json = env.kernels_json;
+  options.timeout_seconds = 300;
+  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
+  const std::string races = DescribeDataRaces(
+      ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files), env.src_dir);
+  if (!races.empty()) return races;
+  if (!run.process.started || (!run.done && run.harness_error.empty()))
+    return note("the program did not run to its end under it (" + run.process.Describe() + ")");
+  return "";
+}
+
+}  // namespace
+
+RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                           const HarnessRun& forward, const std::string& executable,
+                           const std::string& dir, std::string& status,
+                           std::vector<std::string>* notes) {
+  OrderFinding order = OrderFailure(env, ex, cases, forward, executable, dir, status);
+  const bool order_dependent = order.kind == OrderFinding::Kind::kOrderDependent;
+  if (!env.thread_sanitizer) {
+    if (order_dependent)
+      order.message += " (labgrade check with --tsan names the two lines that race.)";
+    return {order.message, order_dependent};
+  }
+  if (order.kind == OrderFinding::Kind::kOtherFailure) return {order.message, false};
+  const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
+  if (races.empty()) return {order.message, order_dependent};
+  status = "failed";
+  return {order.message.empty() ? races : order.message + "\n\n" + races, true};
+}
+
+// Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
+// expose a missing barrier, and racecheck's cost grows with every thread.
+std::vector<MatrixCase> SanitizerCases(const std::string& tool,
+                                       const std::vector<MatrixCase>& cases) {
+  if (tool != "racecheck") return cases;
+  std::vector<MatrixCase> small;
+  for (const MatrixCase& c : cases)
+    if (c.shape.m * c.shape.n * c.shape.k <= 32 * 32 * 32) small.push_back(c);
+  return small;
+}
+
+HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool, bool replay) {
+  HarnessOptions options;
+  options.exercise = run_id;
+  options.replay = replay;
+  options.exact_layout = true;  // exact allocations, so reads just past the end are seen
+  options.sanitizer_tool = tool;
+  options.timeout_seconds = 300;
+  return options;
+}
+
+// What a run under `tool` found ("failed"), that the tool could not run ("grader_error"), or ""
+// when it ran and found nothing.
+std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std::string& status) {
+  const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
+  if (!found.empty()) {
+    status = "failed";
+    return found;
+  }
+  if (!run.process.started || run.sanitizer_log.empty()) {
+    status = "grader_error";
+    return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
+           run.process.output.substr(0, 2000);
+  }
+  return "";
+}
+
+// GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
+std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
+                             const std::vector<MatrixCase>& cases, const std::string& executable,
+                             const std::string& dir, std::string& status,
+                             const std::vector<std::string>& tools) {
+  for (const std::string& tool : tools) {
+    const HarnessRun run =
+        RunHarness(env.runner, executable, dir + "/" + tool,
+                   SanitizerOptions(ex.id, tool, Replayed(ex)), SanitizerCases(tool, cases));
+    const std::string found = SanitizerFinding(run, tool, status);
+    if (!found.empty()) return found;
+  }
+  return "";
+}
+
+// Wrong values can come from a race; the backend's race detector says so far more usefully than a
+// list of wrong numbers, so it gets the first word.
+std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
+                                  const std::vector<MatrixCase>& cases, const HarnessRun& forward,
+                                  const std::string& executable, const std::string& dir) {
+  std::string status;
+  if (env.backend == Backend::kCpu) {
+    const RaceFinding race =
+        CpuRaceFailure(env, ex, cases, forward, executable, dir, status, nullptr);
+    return race.race ? race.message : "";
+  }
+  return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
+}
+
+}  // namespace labkit
