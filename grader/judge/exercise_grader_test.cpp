@@ -1,7 +1,5 @@
-// The judge without processes: GradeExercises driven through the ProcessRunner seam by a scripted
-// harness (ninja's CommandRunner idea), so that each status and cause a verdict can take is checked
-// in milliseconds. The script plays common/harness/harness_main.cpp: it reads request.json, writes
-// response.jsonl and the outputs, and leaves a plan per case in a record run.
+// The judge without processes: GradeExercises driven by a scripted harness (scripted_harness.h),
+// so that each status and cause a verdict can take is checked in milliseconds.
 #include "exercise_grader.h"
 
 #include <gtest/gtest.h>
@@ -13,113 +11,14 @@
 #include <functional>
 #include <sstream>
 
-#include "exactness.h"
-#include "inputs.h"
+#include "scripted_harness.h"
 
 namespace labkit {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// One harness process as the script sees it.
-struct HarnessCall {
-  std::string mode;      // "", "--record" or "--replay"
-  std::string order;     // LABKIT_EMU_ORDER: "", "reverse", "random:SEED"
-  std::string tool;      // compute-sanitizer's --tool, "" when none
-  std::string build;     // the executable's file name: which flavour was asked for
-  std::string exercise;  // the request's exercise
-};
-
-// What the script answers for one case of one call.
-struct CaseAnswer {
-  std::string status = "ok";  // the case line's status; "" writes no line for the case
-  std::string error, detail;
-  enum class Values { kRight, kUlpOff, kWrong } values = Values::kRight;  // C(0, 0) as asked
-  json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
-                                {"grid", {1, 1, 1}},
-                                {"block", {16, 16, 1}},
-                                {"dynamic_shared_bytes", 0}}});
-};
-
-// How the whole process ends, and what else it leaves.
-struct ProcessAnswer {
-  bool starts = true;
-  bool timed_out = false;
-  int signal = 0;
-  bool done = true;           // the "done" line
-  std::string sanitizer_log;  // compute-sanitizer's log, under a sanitizer
-};
-
-class ScriptedHarness : public ProcessRunner {
- public:
-  std::function<CaseAnswer(const HarnessCall&, const std::string& case_id)> on_case =
-      [](const HarnessCall&, const std::string&) { return CaseAnswer{}; };
-  std::function<ProcessAnswer(const HarnessCall&)> on_process = [](const HarnessCall&) {
-    ProcessAnswer p;
-    p.sanitizer_log = "========= ERROR SUMMARY: 0 errors\n";
-    return p;
-  };
-  std::vector<HarnessCall> calls;
-
-  ProcessResult Run(const Command& command) override {
-    HarnessCall call;
-    std::size_t request = 0;
-    for (std::size_t i = 0; i < command.argv.size(); ++i) {
-      const std::string& arg = command.argv[i];
-      if (arg == "--tool" && i + 1 < command.argv.size()) call.tool = command.argv[i + 1];
-      if (arg == "--record" || arg == "--replay") call.mode = arg;
-      if (arg.size() >= 12 && arg.compare(arg.size() - 12, 12, "request.json") == 0) request = i;
-    }
-    if (const auto it = command.env.find("LABKIT_EMU_ORDER"); it != command.env.end())
-      call.order = it->second;
-    const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
-    call.build = fs::path(executable).filename();
-    std::ifstream in(command.argv[request]);
-    const json req = json::parse(in);
-    call.exercise = req.at("exercise");
-    calls.push_back(call);
-
-    const ProcessAnswer process = on_process(call);
-    ProcessResult result;
-    result.started = process.starts;
-    result.start_error = process.starts ? "" : "no such file";
-    if (!process.starts) return result;
-    const std::string dir = command.cwd + "/";
-    std::ofstream out(command.argv.at(request + 1));
-    for (const json& c : req.at("cases")) {
-      const std::string id = c.at("id");
-      if (call.mode == "--record") {
-        std::ofstream(dir + id + ".plan") << "plan";
-        continue;
-      }
-      const CaseAnswer answer = on_case(call, id);
-      if (answer.status.empty()) continue;
-      json line = {{"type", "case"},          {"id", id},
-                   {"status", answer.status}, {"error", answer.error},
-                   {"detail", answer.detail}, {"launches", answer.launches}};
-      out << line.dump() << "\n";
-      if (answer.status != "ok") continue;
-      const Shape shape{c.at("m"), c.at("n"), c.at("k")};
-      const auto a = ReadFloatFile(dir + c["inputs"]["A"].get<std::string>(), shape.m, shape.n);
-      const auto b = ReadFloatFile(dir + c["inputs"]["B"].get<std::string>(), shape.n, shape.k);
-      std::vector<float> product = SequentialProduct(shape, *a, *b);
-      if (answer.values == CaseAnswer::Values::kUlpOff)
-        product[0] = std::nextafter(product[0], 1e30f);
-      if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
-      EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
-    }
-    if (process.done)
-      out << R"({"type": "done"})"
-          << "\n";
-    if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
-    result.timed_out = process.timed_out;
-    result.signal = process.signal;
-    result.exit_code = process.signal == 0 && !process.timed_out ? 0 : -1;
-    result.seconds = process.timed_out ? 60 : 0.1;
-    return result;
-  }
-};
+using namespace testing_harness;
 
 // One matmul exercise (a kernel, so replayed) on two small shapes, graded with a scripted harness.
 class JudgeTest : public ::testing::Test {
