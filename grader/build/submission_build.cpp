@@ -195,7 +195,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const std::string object = work_dir + "/" + Basename(file) + ".o";
     Command compile;
     compile.argv = CompileCommand(source, object, backend, flavour);
-    compile.timeout_seconds = spec_.limits.compile_seconds > 0 ? spec_.limits.compile_seconds : 120;
+    compile.timeout_seconds = spec_.limits.CompileSeconds();
     compile.output_limit = 64 * 1024;
     const ProcessResult r = runner_.Run(compile);
     if (!r.Succeeded()) {
@@ -259,7 +259,7 @@ std::string SubmissionBuilder::ResourceReportText(const std::string& src_dir, st
     cmd.argv = {manifest_.nvcc,       "-c",      "-std=c++17", "-O3",
                 GpuArchFlag(),        "-Xptxas", "-v",         "-I" + manifest_.LabDir(spec_.id),
                 src_dir + "/" + file, "-o",      "/dev/null"};
-    cmd.timeout_seconds = spec_.limits.compile_seconds > 0 ? spec_.limits.compile_seconds : 120;
+    cmd.timeout_seconds = spec_.limits.CompileSeconds();
     const ProcessResult r = runner_.Run(cmd);
     if (!r.Succeeded()) {
       error = file + " does not compile with nvcc:\n" + CappedOutput(r);

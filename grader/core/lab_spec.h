@@ -118,6 +118,10 @@ struct Limits {
   double compile_seconds = 0;
   double run_seconds = 0;
   int64_t output_bytes = 0;
+  // The limits commands get, with the kit's defaults where none is set (a LabSpec made in code;
+  // lab.yaml requires both): the one place those defaults live.
+  double CompileSeconds() const { return compile_seconds > 0 ? compile_seconds : 120; }
+  double RunSeconds() const { return run_seconds > 0 ? run_seconds : 60; }
 };
 
 struct LabSpec {

@@ -333,5 +333,15 @@ TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {
             "/nonexistent/03_x/lab.yaml: cannot open: No such file or directory");
 }
 
+TEST(LabSpec, LimitsFallBackToTheKitsDefaultsOnlyWhereUnset) {
+  Limits limits;
+  EXPECT_EQ(limits.CompileSeconds(), 120);
+  EXPECT_EQ(limits.RunSeconds(), 60);
+  limits.compile_seconds = 30;
+  limits.run_seconds = 5;
+  EXPECT_EQ(limits.CompileSeconds(), 30);
+  EXPECT_EQ(limits.RunSeconds(), 5);
+}
+
 }  // namespace
 }  // namespace labkit

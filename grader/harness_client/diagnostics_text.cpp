@@ -177,13 +177,12 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
 
 std::string DescribeDeath(const ProcessResult& p) {
   if (!p.started) return "the harness could not be started: " + p.start_error;
-  // The sandbox notes when the kernel's out-of-memory killer stopped the program.
-  const auto oom = p.output.find("[labgrade: the program used more than the memory limit");
-  if (oom != std::string::npos) {
-    const auto end = p.output.find(']', oom);
-    return "it " + p.output.substr(oom + 23, end - oom - 23) +
+  // The sandbox says when its memory limit stopped the program (the output could be forged).
+  if (p.memory_stop != ProcessResult::MemoryStop::kNone)
+    return "it used more than the memory limit of " + std::to_string(p.memory_limit_bytes >> 20) +
+           " MiB and was stopped by " +
+           (p.memory_stop == ProcessResult::MemoryStop::kKernel ? "the kernel" : "labgrade") +
            ": it allocated far more host memory than a matrix product needs (a leak in a loop?)";
-  }
   if (p.timed_out)
     return "it did not finish within " + std::to_string(static_cast<int>(p.seconds + 0.5)) +
            " s and was stopped (an endless loop, or a barrier some threads never reach?)";

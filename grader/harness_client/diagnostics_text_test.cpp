@@ -118,12 +118,28 @@ TEST(DiagnosticsText, DeathByTheMemoryLimit) {
   ProcessResult p;
   p.started = true;
   p.signal = 9;
-  p.output =
-      "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
-      "stopped by the kernel]\n";
+  p.memory_stop = ProcessResult::MemoryStop::kKernel;
+  p.memory_limit_bytes = 8192LL << 20;
   EXPECT_EQ(DescribeDeath(p),
             "it used more than the memory limit of 8192 MiB and was stopped by the kernel: it "
             "allocated far more host memory than a matrix product needs (a leak in a loop?)");
+  p.memory_stop = ProcessResult::MemoryStop::kLabgrade;
+  EXPECT_EQ(DescribeDeath(p).rfind(
+                "it used more than the memory limit of 8192 MiB and was stopped by labgrade: ", 0),
+            0u);
+}
+
+// The program writes its output too: the sandbox's line printed by the student's code is not
+// believed, the death is told as it happened.
+TEST(DiagnosticsText, AForgedMemoryLimitLineIsNotBelieved) {
+  ProcessResult p;
+  p.started = true;
+  p.signal = 11;
+  p.output =
+      "x\n[labgrade: the program used more than the memory limit of 8192 MiB and was "
+      "stopped by the kernel]\n";
+  EXPECT_EQ(DescribeDeath(p).find("memory limit"), std::string::npos) << DescribeDeath(p);
+  EXPECT_EQ(DescribeDeath(p).rfind("it crashed (", 0), 0u) << DescribeDeath(p);
 }
 
 TEST(DiagnosticsText, DeathByTimeoutAndSignal) {

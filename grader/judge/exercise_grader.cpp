@@ -294,8 +294,7 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
                   env.src_dir + "/" + env.spec.student_files[i],
                   "-o",
                   out};
-      cmd.timeout_seconds =
-          env.spec.limits.compile_seconds > 0 ? env.spec.limits.compile_seconds : 120;
+      cmd.timeout_seconds = env.spec.limits.CompileSeconds();
       const ProcessResult r = env.runner.Run(cmd);
       if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
       auto text = ReadUntrustedFile(out, kMaxReportBytes);  // the scratch folder: bounded
@@ -375,7 +374,7 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
   options.count_accesses = !gpu;
   options.gpu_counters = gpu;
   options.replay = true;  // the counts are of the replayed kernels, on the real inputs
-  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  options.timeout_seconds = env.spec.limits.RunSeconds();
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
   if (gpu && !run.counted) {
     std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);

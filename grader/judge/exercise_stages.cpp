@@ -18,7 +18,7 @@ HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
   options.replay = Replayed(run);
   options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
   options.emu_kernels_json = env.kernels_json;
-  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  options.timeout_seconds = env.spec.limits.RunSeconds();
   return options;
 }
 

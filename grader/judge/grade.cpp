@@ -72,7 +72,7 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
   if (!build.ok) return {};
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
-  options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  options.timeout_seconds = env.spec.limits.RunSeconds();
   return DeviceFrom(
       RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
 }

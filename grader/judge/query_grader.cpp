@@ -88,7 +88,7 @@ QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& execut
   Command cmd;
   cmd.argv = {executable, dir + "request.json", dir + "response.jsonl"};
   cmd.cwd = dir;
-  cmd.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+  cmd.timeout_seconds = env.spec.limits.RunSeconds();
   if (env.spec.limits.output_bytes > 0)
     cmd.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
   if (!env.kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = env.kernels_json;

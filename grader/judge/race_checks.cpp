@@ -48,7 +48,7 @@ OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<M
     options.replay = Replayed(ex);
     options.emu_order = order;
     options.emu_kernels_json = env.kernels_json;
-    options.timeout_seconds = env.spec.limits.run_seconds > 0 ? env.spec.limits.run_seconds : 60;
+    options.timeout_seconds = env.spec.limits.RunSeconds();
     const HarnessRun run = RunHarness(
         env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
     bool values_wrong = false;

@@ -48,6 +48,11 @@ struct ProcessResult {
   double seconds = 0;
   std::string start_error;       // why it could not be started
   bool memory_exceeded = false;  // killed for holding more than resident_memory_limit
+  // Set by the sandbox when the program went over its memory limit and was stopped: by whom, and
+  // the limit. Messages are made from these, never from the output, which the program writes too.
+  enum class MemoryStop { kNone, kKernel, kLabgrade };
+  MemoryStop memory_stop = MemoryStop::kNone;
+  long long memory_limit_bytes = 0;
 
   bool Succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   // "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 60 s"...

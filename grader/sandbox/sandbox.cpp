@@ -473,15 +473,19 @@ ProcessResult SandboxedProcessRunner::Run(const Command& command) {
     result.signal = result.exit_code - 128;
     result.exit_code = -1;
   }
-  // The line DescribeDeath (diagnostics_text.cpp) looks for.
+  // Said in the output too, for whoever reads it; the grader's messages use the fields.
   const std::string over_limit = "\n[labgrade: the program used more than the memory limit of " +
                                  std::to_string(policy_.memory_bytes >> 20) +
                                  " MiB and was stopped by ";
   if (cgroups.OomKilled()) {
     result.output += over_limit + "the kernel]\n";
+    result.memory_stop = ProcessResult::MemoryStop::kKernel;
   } else if (result.memory_exceeded) {
     result.output += over_limit + "labgrade]\n";
+    result.memory_stop = ProcessResult::MemoryStop::kLabgrade;
   }
+  if (result.memory_stop != ProcessResult::MemoryStop::kNone)
+    result.memory_limit_bytes = policy_.memory_bytes;
   return result;
 }
 

@@ -294,6 +294,8 @@ TEST(Sandbox, MemoryHogIsStopped) {
   EXPECT_FALSE(r.Succeeded());
   EXPECT_EQ(r.output.find("survived"), std::string::npos);
   EXPECT_NE(r.output.find("memory limit of 64 MiB"), std::string::npos) << r.output;
+  EXPECT_EQ(r.memory_stop, ProcessResult::MemoryStop::kKernel);
+  EXPECT_EQ(r.memory_limit_bytes, 64LL << 20);
   // The same well under the limit runs.
   EXPECT_TRUE(runner.Run(Shell("dd if=/dev/zero of=/dev/null bs=8M count=1")).Succeeded());
 }
@@ -320,6 +322,7 @@ TEST(Sandbox, WithoutACgroupMemoryIsLimitedByPollingAndTheWarningSaysSo) {
                           "was stopped by labgrade]"),
             std::string::npos)
       << r.output;
+  EXPECT_EQ(r.memory_stop, ProcessResult::MemoryStop::kLabgrade);
   EXPECT_LT(r.seconds, 6.0);
 }
 

@@ -81,9 +81,15 @@ TEST_P(OccupancyTest, ModelledGpuAnswersLikeTheH100) {
                    [](const Exercise& ex) { return !ex.kernel.empty(); }))
     GTEST_SKIP() << GetParam() << " has no exercise that names a kernel";
 
+  const fs::path expected_path = fs::path(LABKIT_OCCUPANCY_DIR) / (GetParam() + ".json");
+  // A new lab has no table until someone with an H100 records one: its absence is reported, and
+  // the rest of CI is not held up by a machine few contributors have.
+  if (!g_write && !fs::exists(expected_path))
+    GTEST_SKIP() << "no recorded H100 occupancy table for " << GetParam() << " (" << expected_path
+                 << "): the modelled GPU's answers are not compared; record it with "
+                    "occupancy_test --backend=gpu --write on an H100";
   const nlohmann::json measured = MeasureLab(manifest, *spec);
   ASSERT_FALSE(measured.empty()) << "no kernel was launched";
-  const fs::path expected_path = fs::path(LABKIT_OCCUPANCY_DIR) / (GetParam() + ".json");
   if (g_write) {
     std::ofstream out(expected_path);  // one row per line: reviewable in a diff
     out << "{\n";
@@ -97,7 +103,7 @@ TEST_P(OccupancyTest, ModelledGpuAnswersLikeTheH100) {
     GTEST_SKIP() << "wrote " << expected_path;
   }
   std::ifstream in(expected_path);
-  ASSERT_TRUE(in) << "no " << expected_path << " yet: run with --backend=gpu --write on an H100";
+  ASSERT_TRUE(in) << expected_path << " cannot be read";
   const nlohmann::json expected = nlohmann::json::parse(in);
   for (const auto& [kernel, table] : expected.items()) {
     ASSERT_TRUE(measured.contains(kernel)) << kernel << " was not launched";

@@ -1,0 +1,286 @@
+// The judge without processes: GradeExercises driven by a scripted harness (scripted_harness.h),
+// so that each status and cause a verdict can take is checked in milliseconds.
+#include "exercise_grader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "scripted_harness.h"
+
+namespace labkit {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace testing_harness;
+
+// One matmul exercise (a kernel, so replayed) on two small shapes, graded with a scripted harness.
+class JudgeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("labkit_judge_" + std::to_string(getpid()) + "_" +
+                                        info->test_suite_name() + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    spec_.id = "judge_lab";
+    spec_.tile = 16;
+    spec_.student_files = {"matmul.cu"};
+    spec_.shapes = {{"small", {{16, 16, 16}, {17, 5, 9}}}};
+    Exercise ex;
+    ex.id = "tiled";
+    ex.function = "matmulTiled";
+    ex.kernel = "tiled";
+    ex.points = 10;
+    ex.shapes = "small";
+    ex.exact_without_fma = true;
+    spec_.exercises = {ex};
+    for (Flavour f : {Flavour::kDefault, Flavour::kNoFma}) {
+      BuildOutcome& build = builds_[f];
+      build.ok = true;
+      build.executable = dir_ + "/" + ToString(f);
+      std::ofstream(build.executable) << "harness";
+      std::ofstream(build.executable + ".image.json") << "{}";
+    }
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  ExerciseVerdict Grade(Backend backend) {
+    GradeEnv env{harness_, manifest_, spec_, backend, 7, dir_ + "/work"};
+    env.builds = builds_;
+    const std::vector<ExerciseVerdict> verdicts = GradeExercises(env, spec_.exercises);
+    EXPECT_EQ(verdicts.size(), 1u);
+    return verdicts.at(0);
+  }
+
+  std::string dir_;
+  LabSpec spec_;
+  Manifest manifest_;
+  std::map<Flavour, BuildOutcome> builds_;
+  ScriptedHarness harness_;
+};
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_F(JudgeTest, RightValuesEverywherePass) {
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.cause, "");
+  EXPECT_EQ(v.message, "");
+  // Default and nofma builds, each a record and a replay; then two other thread orders.
+  ASSERT_GE(harness_.calls.size(), 6u);
+  EXPECT_EQ(harness_.calls[0].mode, "--record");
+  EXPECT_EQ(harness_.calls[1].mode, "--replay");
+}
+
+TEST_F(JudgeTest, WrongValuesFailWithTheWrongResultCause) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default") a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_TRUE(Has(v.message, "wrong result in case 16x16x16")) << v.message;
+}
+
+TEST_F(JudgeTest, AnUlpOffWithoutFusedMultiplyAddFails) {
+  harness_.on_case = [](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.build == "nofma" && id == "tiled_0") a.values = CaseAnswer::Values::kUlpOff;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
+}
+
+TEST_F(JudgeTest, CudaErrorsNameTheUsualCause) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "cuda_error";
+    a.error = "cudaErrorIllegalAddress";
+    a.detail = "an illegal memory access was encountered";
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.cause, "failed");
+  EXPECT_TRUE(Has(v.message, "CUDA error cudaErrorIllegalAddress")) << v.message;
+  EXPECT_TRUE(Has(v.message, "Usual cause: an index outside A, B or C")) << v.message;
+}
+
+TEST_F(JudgeTest, ALaunchNoGpuAcceptsIsSaidPlainly) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "cuda_error";
+    a.error = "cudaErrorInvalidConfiguration";
+    a.launches[0]["block"] = {64, 32, 1};
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_TRUE(Has(v.message, "2048 threads; a block holds at most 1024")) << v.message;
+}
+
+TEST_F(JudgeTest, EachHarnessStatusGetsItsMessage) {
+  const std::vector<std::pair<std::string, std::string>> statuses = {
+      {"guard_violation", "without a bounds check"},
+      {"input_modified", "A and B are inputs"},
+      {"replay_refused", "it cannot repeat this"},
+      {"something_new", "the harness reported something_new"}};
+  for (const auto& [status, expected] : statuses) {
+    harness_.on_case = [status = status](const HarnessCall&, const std::string&) {
+      CaseAnswer a;
+      a.status = status;
+      a.detail = "details";
+      return a;
+    };
+    const ExerciseVerdict v = Grade(Backend::kCpu);
+    EXPECT_EQ(v.status, "failed") << status;
+    EXPECT_EQ(v.cause, "failed") << status;
+    EXPECT_TRUE(Has(v.message, expected)) << status << ": " << v.message;
+  }
+}
+
+TEST_F(JudgeTest, ACaseNeverReportedIsACrashOrATimeout) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "";
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.done = false;
+    if (call.mode == "--replay") p.signal = 11;
+    return p;
+  };
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "crashed");
+  EXPECT_EQ(v.cause, "crashed");
+  EXPECT_TRUE(Has(v.message, "it crashed")) << v.message;
+
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.done = false;
+    p.timed_out = call.mode == "--replay";
+    return p;
+  };
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "timeout");
+  EXPECT_TRUE(Has(v.message, "did not finish within 60 s")) << v.message;
+}
+
+TEST_F(JudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
+  harness_.on_process = [](const HarnessCall&) {
+    ProcessAnswer p;
+    p.starts = false;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_TRUE(Has(v.message, "the grader could not run your function")) << v.message;
+}
+
+TEST_F(JudgeTest, AFailedBuildIsACompileError) {
+  builds_[Flavour::kNoFma].ok = false;
+  builds_[Flavour::kNoFma].stage = "compile";
+  builds_[Flavour::kNoFma].message = "matmul.cu:3: error: expected ';'";
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "compile_error");
+  EXPECT_EQ(v.cause, "compile");
+  EXPECT_EQ(v.message, "matmul.cu:3: error: expected ';'");
+}
+
+TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_TRUE(Has(v.message, "the result depends on the order in which threads run")) << v.message;
+  EXPECT_TRUE(Has(v.message, "--tsan names the two lines")) << v.message;
+}
+
+TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.launches = json::array();
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "technique");
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "matmulTiled launched no kernel")) << v.message;
+}
+
+TEST_F(JudgeTest, ATechniqueItCannotCheckHereLeavesAPassUnchecked) {
+  Technique t;
+  t.uses_barrier = true;
+  spec_.exercises[0].technique = t;
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "passed");
+  EXPECT_TRUE(v.unchecked);
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_TRUE(Has(v.notes[0], "technique not checked")) << v.notes[0];
+}
+
+TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
+  spec_.exercises[0].params = {{{"block_side", 16}}, {{"block_side", 8}}};
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.exercise == "tiled?block_side=8") a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.message.rfind("with block_side=8: wrong result", 0), 0u) << v.message;
+}
+
+TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.sanitizer_log = call.tool == "memcheck"
+                          ? "========= Invalid __global__ read of size 4 bytes\n"
+                            "========= ERROR SUMMARY: 1 error\n"
+                          : "========= ERROR SUMMARY: 0 errors\n";
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, "failed");
+  EXPECT_TRUE(Has(v.message, "Invalid __global__ read")) << v.message;
+}
+
+TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {
+  harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_TRUE(Has(v.message, "compute-sanitizer could not run here")) << v.message;
+}
+
+TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, "passed") << v.message;
+  bool memcheck = false, racecheck = false;
+  for (const HarnessCall& call : harness_.calls) {
+    memcheck = memcheck || call.tool == "memcheck";
+    racecheck = racecheck || call.tool == "racecheck";
+  }
+  EXPECT_TRUE(memcheck);
+  EXPECT_TRUE(racecheck);
+}
+
+}  // namespace
+}  // namespace labkit

@@ -1,0 +1,168 @@
+// A scripted harness for the judge's unit tests: plays common/harness/harness_main.cpp through
+// the ProcessRunner seam (ninja's CommandRunner idea), so that the verdict logic runs without a
+// process. It reads request.json, writes response.jsonl and the outputs, leaves a plan per case in
+// a record run, and answers each case, the timing and the process's end as the test's script says.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "exactness.h"
+#include "inputs.h"
+#include "process.h"
+
+namespace labkit {
+namespace testing_harness {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// One harness process as the script sees it.
+struct HarnessCall {
+  std::string mode;      // "", "--record" or "--replay"
+  std::string order;     // LABKIT_EMU_ORDER: "", "reverse", "random:SEED"
+  std::string tool;      // compute-sanitizer's --tool, "" when none
+  std::string build;     // the executable's file name: which flavour was asked for
+  std::string exercise;  // the request's exercise
+};
+
+// What the script answers for one case of one call.
+struct CaseAnswer {
+  std::string status = "ok";  // the case line's status; "" writes no line for the case
+  std::string error, detail;
+  enum class Values { kRight, kUlpOff, kWrong } values = Values::kRight;  // C(0, 0) as asked
+  json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
+                                {"grid", {1, 1, 1}},
+                                {"block", {16, 16, 1}},
+                                {"dynamic_shared_bytes", 0}}});
+};
+
+// The "timing" line of a run with a timing request (the speed item).
+struct TimingAnswer {
+  bool reported = true;  // false: no timing line, as when the process died
+  std::string status = "ok";
+  double student_ms = 2, baseline_ms = 10;
+  int mismatched_reps = 0;
+  bool right_outputs = true;  // the timed outputs: the product of the next input set
+};
+
+// How the whole process ends, and what else it leaves.
+struct ProcessAnswer {
+  bool starts = true;
+  bool timed_out = false;
+  int signal = 0;
+  bool done = true;           // the "done" line
+  std::string sanitizer_log;  // compute-sanitizer's log, under a sanitizer
+};
+
+class ScriptedHarness : public ProcessRunner {
+ public:
+  std::function<CaseAnswer(const HarnessCall&, const std::string& case_id)> on_case =
+      [](const HarnessCall&, const std::string&) { return CaseAnswer{}; };
+  std::function<ProcessAnswer(const HarnessCall&)> on_process = [](const HarnessCall&) {
+    ProcessAnswer p;
+    p.sanitizer_log = "========= ERROR SUMMARY: 0 errors\n";
+    return p;
+  };
+  std::function<TimingAnswer(const HarnessCall&)> on_timing = [](const HarnessCall&) {
+    return TimingAnswer{};
+  };
+  std::vector<HarnessCall> calls;
+
+  ProcessResult Run(const Command& command) override {
+    HarnessCall call;
+    std::size_t request = 0;
+    for (std::size_t i = 0; i < command.argv.size(); ++i) {
+      const std::string& arg = command.argv[i];
+      if (arg == "--tool" && i + 1 < command.argv.size()) call.tool = command.argv[i + 1];
+      if (arg == "--record" || arg == "--replay") call.mode = arg;
+      if (arg.size() >= 12 && arg.compare(arg.size() - 12, 12, "request.json") == 0) request = i;
+    }
+    if (const auto it = command.env.find("LABKIT_EMU_ORDER"); it != command.env.end())
+      call.order = it->second;
+    const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
+    call.build = fs::path(executable).filename();
+    std::ifstream in(command.argv[request]);
+    const json req = json::parse(in);
+    call.exercise = req.at("exercise");
+    calls.push_back(call);
+
+    const ProcessAnswer process = on_process(call);
+    ProcessResult result;
+    result.started = process.starts;
+    result.start_error = process.starts ? "" : "no such file";
+    if (!process.starts) return result;
+    const std::string dir = command.cwd + "/";
+    std::ofstream out(command.argv.at(request + 1));
+    for (const json& c : req.at("cases")) {
+      const std::string id = c.at("id");
+      if (call.mode == "--record") {
+        std::ofstream(dir + id + ".plan") << "plan";
+        continue;
+      }
+      const CaseAnswer answer = on_case(call, id);
+      if (answer.status.empty()) continue;
+      json line = {{"type", "case"},          {"id", id},
+                   {"status", answer.status}, {"error", answer.error},
+                   {"detail", answer.detail}, {"launches", answer.launches}};
+      out << line.dump() << "\n";
+      if (answer.status != "ok") continue;
+      const Shape shape{c.at("m"), c.at("n"), c.at("k")};
+      const auto a = ReadFloatFile(dir + c["inputs"]["A"].get<std::string>(), shape.m, shape.n);
+      const auto b = ReadFloatFile(dir + c["inputs"]["B"].get<std::string>(), shape.n, shape.k);
+      std::vector<float> product = SequentialProduct(shape, *a, *b);
+      if (answer.values == CaseAnswer::Values::kUlpOff)
+        product[0] = std::nextafter(product[0], 1e30f);
+      if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
+      EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
+    }
+    if (!req.at("timing").is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
+    if (process.done)
+      out << R"({"type": "done"})"
+          << "\n";
+    if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
+    result.timed_out = process.timed_out;
+    result.signal = process.signal;
+    result.exit_code = process.signal == 0 && !process.timed_out ? 0 : -1;
+    result.seconds = process.timed_out ? 60 : 0.1;
+    return result;
+  }
+
+ private:
+  // The harness swaps the input sets before its last run: output s is the product of set s + 1.
+  void WriteTiming(const HarnessCall& call, const json& req, const std::string& dir,
+                   std::ostream& out) {
+    const TimingAnswer answer = on_timing(call);
+    if (!answer.reported) return;
+    const json& t = req["timing"];
+    const Shape shape{t.at("m"), t.at("n"), t.at("k")};
+    const json& sets = t.at("input_sets");
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      const json& next = sets[(s + 1) % sets.size()];
+      const auto a = ReadFloatFile(dir + next["A"].get<std::string>(), shape.m, shape.n);
+      const auto b = ReadFloatFile(dir + next["B"].get<std::string>(), shape.n, shape.k);
+      std::vector<float> product = SequentialProduct(shape, *a, *b);
+      if (!answer.right_outputs) product[0] = 2 * product[0] + 1;
+      EXPECT_TRUE(WriteFloatFile(dir + t["outputs"][s].get<std::string>(), product));
+    }
+    out << json({{"type", "timing"},
+                 {"status", answer.status},
+                 {"error", answer.status == "ok" ? "" : "cudaErrorLaunchFailure"},
+                 {"student_median_ms", answer.student_ms},
+                 {"baseline_median_ms", answer.baseline_ms},
+                 {"mismatched_reps", answer.mismatched_reps}})
+               .dump()
+        << "\n";
+  }
+};
+
+}  // namespace testing_harness
+}  // namespace labkit
