@@ -1,6 +1,7 @@
 #include "submission_build.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -33,7 +34,11 @@ class FakeRunner : public ProcessRunner {
 
 // A submission folder with matmul.cu and, beside it, a lab folder with its frozen header.
 struct Folders {
-  std::string root = (fs::temp_directory_path() / "labkit_build_test_folders").string();
+  // The process id in the name: ctest runs each test of this file as a process of its own, at the
+  // same time as the others.
+  std::string root = (fs::temp_directory_path() /
+                      ("labkit_build_test_folders_" + std::to_string(getpid())))
+                         .string();
   std::string src = root + "/student";
   Manifest manifest;
   Folders() {
@@ -47,6 +52,10 @@ struct Folders {
     manifest.emu_cxx = "emu-cxx";
     manifest.cxx = "g++";
     manifest.emu_libs["03_tiled_matmul"] = {"lab.a", "harness.a"};
+  }
+  ~Folders() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
   }
 };
 

@@ -41,7 +41,8 @@ TEST(SpeedGrader, ReferenceThatDoesNotBuildIsAGraderFault) {
   spec->speed->size = {64, 64, 64};     // the inputs are generated before the reference is built
   manifest.nvcc = "/nonexistent/nvcc";  // a GPU toolchain on paper; the runner answers for it
   manifest.gpu_libs[spec->id] = {"/nonexistent/lib.a"};
-  const fs::path work = fs::temp_directory_path() / "labkit_speed_grader_test";
+  const fs::path work =
+      fs::temp_directory_path() / ("labkit_speed_grader_test_" + std::to_string(getpid()));
   ReferenceWontBuild runner;
   GradeEnv env{runner, manifest, *spec, Backend::kGpu, 1, work.string()};
   const SpeedOutcome out = GradeSpeed(env, /*exercise_passed=*/true);
