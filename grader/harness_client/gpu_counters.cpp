@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -73,14 +72,6 @@ long long PerThread(long long warp_instructions, long long block_threads) {
 }
 
 }  // namespace
-
-std::string FindNsightCompute() {
-  for (const char* dir : {"/usr/local/cuda/bin", "/opt/cuda/bin", "/usr/bin"}) {
-    const std::string candidate = std::string(dir) + "/ncu";
-    if (std::filesystem::exists(candidate)) return candidate;
-  }
-  return "ncu";
-}
 
 CounterSessionLock::CounterSessionLock(bool needed) {
   if (!needed) return;

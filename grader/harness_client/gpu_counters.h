@@ -29,9 +29,6 @@ struct ProfiledLaunch {
   long long shared_store_instructions = 0;
 };
 
-// ncu's path: next to nvcc in the CUDA toolkit, else whatever PATH finds.
-std::string FindNsightCompute();
-
 // Holds, while it lives, the machine-wide lock that lets one ncu session count at a time (every
 // labgrade process of the machine takes it, a batch's jobs and concurrent test runs alike). Does
 // nothing when `needed` is false.

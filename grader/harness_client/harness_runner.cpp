@@ -42,13 +42,14 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
   return text;
 }
 
-std::string FindComputeSanitizer() {
-  for (const char* dir :
-       {"/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer", "/opt/cuda/bin", "/usr/bin"}) {
-    const std::string candidate = std::string(dir) + "/compute-sanitizer";
+// A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
+std::string FindCudaTool(const std::string& name) {
+  for (const std::string& dir : std::vector<std::string>{
+           "/usr/local/cuda/bin", "/usr/local/cuda/" + name, "/opt/cuda/bin", "/usr/bin"}) {
+    const std::string candidate = dir + "/" + name;
     if (fs::exists(candidate)) return candidate;
   }
-  return "compute-sanitizer";  // let PATH decide
+  return name;
 }
 
 // Writes the request and its input matrices; a failure (a full disk) is the kit's, not the
@@ -117,9 +118,9 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {
-    cmd.argv = CounterCommandPrefix(FindNsightCompute(), dir + "counters.csv");
+    cmd.argv = CounterCommandPrefix(FindCudaTool("ncu"), dir + "counters.csv");
   } else if (!options.sanitizer_tool.empty()) {
-    cmd.argv = {FindComputeSanitizer(),
+    cmd.argv = {FindCudaTool("compute-sanitizer"),
                 "--tool",
                 options.sanitizer_tool,
                 "--log-file",
