@@ -11,6 +11,12 @@
 
 namespace labkit {
 
+// What every check's run of one exercise asks of the harness: the exercise (`run_id`, parameters
+// included), replayed or not, each matrix in an allocation of its own (so the memory checkers see
+// a read just past the end), the resource report for the emulator's occupancy API, the lab's time
+// limit. Each check adds its own options to these.
+HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay);
+
 // "case 16x16x16 (m x n x k)", or "dataset <name> (shape)", as messages name a case.
 std::string CaseName(const MatrixCase& c);
 

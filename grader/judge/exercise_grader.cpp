@@ -49,6 +49,16 @@ std::string ShapeText(const Shape& s) {
 
 }  // namespace
 
+HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay) {
+  HarnessOptions options;
+  options.exercise = run_id;
+  options.replay = replay;
+  options.exact_layout = true;
+  options.emu_kernels_json = env.kernels_json;
+  options.timeout_seconds = env.spec.limits.RunSeconds();
+  return options;
+}
+
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
   if (d != std::string::npos)
@@ -367,14 +377,10 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
   c.A = std::move(in.a);
   c.B = std::move(in.b);
   const std::vector<MatrixCase> cases = {c};
-  HarnessOptions options;
-  options.exercise = run_id;
-  options.exact_layout = true;
-  options.emu_kernels_json = env.kernels_json;
+  // The counts are of the replayed kernels, on the real inputs.
+  HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
   options.count_accesses = !gpu;
   options.gpu_counters = gpu;
-  options.replay = true;  // the counts are of the replayed kernels, on the real inputs
-  options.timeout_seconds = env.spec.limits.RunSeconds();
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
   if (gpu && !run.counted) {
     std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);

@@ -13,12 +13,8 @@ namespace labkit {
 namespace {
 
 HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
-  HarnessOptions options;
-  options.exercise = run.id;
-  options.replay = Replayed(run);
+  HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
   options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
-  options.emu_kernels_json = env.kernels_json;
-  options.timeout_seconds = env.spec.limits.RunSeconds();
   return options;
 }
 

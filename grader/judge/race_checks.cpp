@@ -42,13 +42,8 @@ OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<M
                           const std::string& dir, std::string& status) {
   const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
   for (const std::string& order : orders) {
-    HarnessOptions options;
-    options.exercise = ex.id;
-    options.exact_layout = true;
-    options.replay = Replayed(ex);
+    HarnessOptions options = CheckRunOptions(env, ex.id, Replayed(ex));
     options.emu_order = order;
-    options.emu_kernels_json = env.kernels_json;
-    options.timeout_seconds = env.spec.limits.RunSeconds();
     const HarnessRun run = RunHarness(
         env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
     bool values_wrong = false;
@@ -101,12 +96,8 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
     small.push_back(*std::min_element(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
       return a.shape.m * a.shape.n * a.shape.k < b.shape.m * b.shape.n * b.shape.k;
     }));
-  HarnessOptions options;
-  options.exercise = ex.id;
-  options.exact_layout = true;
-  options.replay = Replayed(ex);
+  HarnessOptions options = CheckRunOptions(env, ex.id, Replayed(ex));
   options.thread_sanitizer = true;
-  options.emu_kernels_json = env.kernels_json;
   options.timeout_seconds = 300;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
   const std::string races = DescribeDataRaces(
