@@ -78,6 +78,22 @@ void WhileRecording(Fn&& fn) {
   if (r.open) fn(r);
 }
 
+// Where a copy's `op.bytes` come from: a device region the plan knows (`from_device`, replayed as
+// a copy) or the host's bytes (`from_host`, replayed as they were). False for device memory the
+// plan does not know.
+bool NoteSource(Recorder& r, Op& op, const void* src, bool src_device, OpType from_device,
+                OpType from_host) {
+  if (src_device) {
+    op.type = from_device;
+    op.src = Use(r, src);
+    return op.src.known();
+  }
+  op.type = from_host;
+  const auto* p = static_cast<const unsigned char*>(src);
+  op.data.assign(p, p + op.bytes);
+  return true;
+}
+
 }  // namespace
 
 PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C) {
@@ -177,16 +193,8 @@ void NoteCopy(void* dst, bool dst_device, const void* src, bool src_device, uint
     if (!op.dst.known())
       return Unsupported(r, "a copy into device memory the grader does not know");
     op.bytes = bytes;
-    if (src_device) {
-      op.type = OpType::kCopy;
-      op.src = Use(r, src);
-      if (!op.src.known())
-        return Unsupported(r, "a copy from device memory the grader does not know");
-    } else {
-      op.type = OpType::kUpload;  // bytes the host produced: replayed as they were
-      const auto* p = static_cast<const unsigned char*>(src);
-      op.data.assign(p, p + bytes);
-    }
+    if (!NoteSource(r, op, src, src_device, OpType::kCopy, OpType::kUpload))
+      return Unsupported(r, "a copy from device memory the grader does not know");
     r.plan.ops.push_back(std::move(op));
   });
 }
@@ -199,17 +207,9 @@ void NoteSymbolCopy(const void* symbol, uint64_t offset, const void* src, bool s
     if (op.image < 0) return Unsupported(r, "a copy to a variable outside the program");
     op.symbol_offset = offset;
     op.bytes = bytes;
-    if (src_device) {
-      op.type = OpType::kSymbolCopy;
-      op.src = Use(r, src);
-      if (!op.src.known())
-        return Unsupported(r, "a copy from device memory the grader does not know");
-    } else {
-      op.type = OpType::kSymbolUpload;
-      const auto* p = static_cast<const unsigned char*>(src);
-      op.data.assign(p, p + bytes);
-      StoreSymbolBytes(r, op.image, offset, op);
-    }
+    if (!NoteSource(r, op, src, src_device, OpType::kSymbolCopy, OpType::kSymbolUpload))
+      return Unsupported(r, "a copy from device memory the grader does not know");
+    if (!src_device) StoreSymbolBytes(r, op.image, offset, op);
     r.plan.ops.push_back(std::move(op));
   });
 }
