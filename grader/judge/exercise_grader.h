@@ -48,6 +48,9 @@ struct GradeEnv {
   // Builds the flavours made only when a check needs them (Flavour::kCounting); may be null, and
   // then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;
+  // `technique.measured`: counting runs made for several exercises in one process, by run id; a
+  // part that counted and passed stands for that exercise's own run (exercise_stages.cpp).
+  std::map<std::string, HarnessRun> shared_counts;
 };
 
 struct ExerciseVerdict {
