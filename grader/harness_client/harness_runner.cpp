@@ -205,8 +205,25 @@ struct Recording {
   std::size_t plans = 0;  // plan files it left
   std::vector<json> diagnostics;
   // Every case the record run was asked for, by what its plan depends on (PlanKey), with the id
-  // its plan file is named after. A case whose function crashed or hung is here without a file.
+  // its plan file is named after.
   std::map<std::string, std::string> plan_ids;
+
+  // The id of the plan this recording holds for `key`, if it can serve it: it was asked for the
+  // case and wrote its plan, or it reached its end (a plan missing then was removed by the
+  // submission, which the replay reports). A case it never got to, because the function crashed
+  // or hung on an earlier one, is recorded again, so that the crash is told where it happened.
+  std::optional<std::string> PlanFor(const std::string& key) const {
+    const auto it = plan_ids.find(key);
+    if (it == plan_ids.end()) return std::nullopt;
+    if (finished || fs::exists(dir + it->second + ".plan")) return it->second;
+    return std::nullopt;
+  }
+};
+
+// The plans one replay needs, each from the recording that holds it.
+struct RecordedPlans {
+  Recording record;  // the record run that speaks for them (an unfinished one, if any)
+  std::vector<std::pair<std::string, std::string>> sources;  // replayed id -> recorded plan path
 };
 
 // The program as built (a later grading may rebuild it at the same path) and what the record run
@@ -223,7 +240,7 @@ std::string ProgramKey(const std::string& executable, const HarnessOptions& opti
 // A plan depends on the exercise the function is called for and the case's shape, not on the
 // case's id, its inputs (the record run has none) or the layout of the harness's matrices (a plan
 // names them by region). So the sanitizers' runs, which ask for some of the cases of the first
-// run under other ids, replay what the first run recorded.
+// runs under other ids, replay what those recorded.
 std::string PlanKey(const HarnessOptions& options, const MatrixCase& c) {
   std::ostringstream key;
   key << (c.exercise.empty() ? options.exercise : c.exercise) << '|' << c.shape.m << 'x'
@@ -238,26 +255,60 @@ std::string TimingPlanKey(const HarnessOptions& options) {
   return key.str();
 }
 
-bool Holds(const Recording& recording, const HarnessOptions& options,
-           const std::vector<MatrixCase>& cases) {
-  for (const MatrixCase& c : cases)
-    if (recording.plan_ids.count(PlanKey(options, c)) == 0) return false;
-  return options.timing == nullptr || recording.plan_ids.count(TimingPlanKey(options)) > 0;
+// The plans for `cases` (and the timed case) from `recordings`, or nullopt when one is held by
+// none (with `partial`, what they hold, spoken for by the first recording when nothing is). The
+// emulator's notes on a recorded case are handed on under the replayed case's id.
+std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
+                                       const HarnessOptions& options,
+                                       const std::vector<MatrixCase>& cases, bool partial) {
+  std::vector<std::pair<std::string, std::string>> wanted;  // replayed id, key
+  for (const MatrixCase& c : cases) wanted.emplace_back(c.id, PlanKey(options, c));
+  if (options.timing != nullptr) wanted.emplace_back("timing", TimingPlanKey(options));
+  RecordedPlans found;
+  const Recording* speaker = nullptr;
+  for (const auto& [replayed, key] : wanted) {
+    const Recording* from = nullptr;
+    std::optional<std::string> recorded;
+    for (const Recording& r : recordings)
+      if (fs::exists(r.dir) && (recorded = r.PlanFor(key))) {
+        from = &r;
+        break;
+      }
+    if (from == nullptr) {
+      if (partial) continue;
+      return std::nullopt;
+    }
+    found.sources.emplace_back(replayed, from->dir + *recorded + ".plan");
+    if (speaker == nullptr || (speaker->finished && !from->finished)) speaker = from;
+    for (const json& d : from->diagnostics)
+      if (TextField(d, "case") == *recorded) {
+        json own = d;
+        own["case"] = replayed;
+        found.record.diagnostics.push_back(std::move(own));
+      }
+  }
+  if (speaker == nullptr && (!partial || recordings.empty())) return std::nullopt;
+  if (speaker == nullptr) speaker = &recordings.front();
+  found.record.dir = speaker->dir;
+  found.record.process = speaker->process;
+  found.record.finished = speaker->finished;
+  found.record.plans = found.sources.size();
+  for (const json& d : speaker->diagnostics)
+    if (TextField(d, "case").empty()) found.record.diagnostics.push_back(d);
+  return found;
 }
 
 // Runs the function once per program for every case a check asks for: a later check whose cases
-// one recording holds replays its plans (see PlanKey), with that recording's process as its
-// record. Otherwise a record process runs for this request's cases and `record_also`.
-Recording Record(ProcessRunner& runner, const std::string& executable, const std::string& dir,
-                 const HarnessOptions& options, const std::vector<MatrixCase>& cases) {
+// earlier recordings hold replays their plans (see PlanKey). Otherwise a record process runs for
+// this request's cases, then `record_also`.
+RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const std::string& dir,
+                     const HarnessOptions& options, const std::vector<MatrixCase>& cases) {
   static std::mutex mutex;
   static std::map<std::string, std::vector<Recording>> done;
   const std::string program = ProgramKey(executable, options);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    // Unless its folder has gone since (a work folder cleaned for the next grading).
-    for (const Recording& r : done[program])
-      if (Holds(r, options, cases) && fs::exists(r.dir)) return r;
+    if (auto found = FindPlans(done[program], options, cases, false)) return std::move(*found);
   }
   Recording recording;
   recording.dir = dir.substr(0, dir.size() - 1) + ".record/";
@@ -278,35 +329,33 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
     asked.push_back(std::move(shape_only));
   }
   if (options.timing != nullptr) recording.plan_ids.emplace(TimingPlanKey(options), "timing");
-  if (const Status written = WriteRequest(recording.dir, record, asked, false); !written) {
+  if (const Status written = WriteRequest(recording.dir, record, asked, false); !written)
     recording.process.start_error = written.error();
-    return recording;
-  }
-  recording.process = runner.Run(HarnessCommand(executable, recording.dir, record, "--record"));
+  else
+    recording.process = runner.Run(HarnessCommand(executable, recording.dir, record, "--record"));
   recording.diagnostics = ReadJsonObjectLines(recording.dir + "emu_report.jsonl");
   for (const json& line : ReadJsonObjectLines(recording.dir + "response.jsonl"))
     recording.finished = recording.finished || TextField(line, "type") == "done";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(recording.dir, ec))
     recording.plans += entry.path().extension() == ".plan";
+  // The cases it got to; the others are reported as not recorded, with this record's end.
+  std::optional<RecordedPlans> found = FindPlans({recording}, options, cases, true);
   // A record the grader could not start is its own fault: the next check tries again.
   std::lock_guard<std::mutex> lock(mutex);
-  if (recording.process.started) done[program].push_back(recording);
-  return recording;
+  if (recording.process.started) done[program].push_back(std::move(recording));
+  return std::move(*found);
 }
 
 // Hands the recorded plans to the replay's folder, each under the id of the case that replays it
 // (copied by labgrade: the replay process cannot read the record's folder, nor the record process
 // write the replay's).
-void CopyPlans(const Recording& recording, const std::string& dir, const HarnessOptions& options,
-               const std::vector<MatrixCase>& cases) {
-  std::vector<std::pair<std::string, std::string>> copies;  // recorded id, replayed id
-  for (const MatrixCase& c : cases) copies.emplace_back(recording.plan_ids.at(PlanKey(options, c)), c.id);
-  if (options.timing != nullptr) copies.emplace_back("timing", "timing");
-  for (const auto& [recorded, replayed] : copies) {
-    // replay_plan.h PlanFileName
-    fs::remove(dir + replayed + ".plan");
-    const auto plan = ReadUntrustedFile(recording.dir + recorded + ".plan", 256u << 20);
+void CopyPlans(const RecordedPlans& recorded, const std::string& dir,
+               const std::vector<MatrixCase>& cases, bool timing) {
+  for (const MatrixCase& c : cases) fs::remove(dir + c.id + ".plan");  // replay_plan.h PlanFileName
+  if (timing) fs::remove(dir + "timing.plan");
+  for (const auto& [replayed, path] : recorded.sources) {
+    const auto plan = ReadUntrustedFile(path, 256u << 20);
     if (!plan.ok()) continue;  // the replay reports the case as not recorded
     // A plan that cannot be written (a full disk) is missing in the replay, which then reports
     // the case as not recorded: nothing more to do here.
@@ -326,7 +375,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   for (const std::string& stale : ThreadSanitizerLogs(dir)) fs::remove(stale);
   HarnessRun run;
   json student_image;
-  std::optional<Recording> recording;
+  std::optional<RecordedPlans> recorded;
   if (options.replay) {
     const auto image = ReadUntrustedFile(executable + ".image.json", 64u << 20);
     if (image.ok()) student_image = json::parse(*image, nullptr, false);
@@ -336,17 +385,17 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
           "the grader's list of the program's kernels (" + executable + ".image.json) is missing";
       return run;
     }
-    recording = Record(runner, executable, dir, options, cases);
-    run.record_process = recording->process;
-    run.record_finished = recording->finished;
-    if (recording->plans == 0 && !recording->finished) {
+    recorded = Record(runner, executable, dir, options, cases);
+    run.record_process = recorded->record.process;
+    run.record_finished = recorded->record.finished;
+    if (recorded->sources.empty() && !recorded->record.finished) {
       // The function never got through a case (it crashed or hung on the first): nothing to
       // replay, and the replay would only meet the same static initialisers again.
       for (const MatrixCase& c : cases) run.cases.push_back({c.id, true, "not_recorded"});
-      run.emu_diagnostics = recording->diagnostics;
+      run.emu_diagnostics = recorded->record.diagnostics;
       return run;
     }
-    CopyPlans(*recording, dir, options, cases);
+    CopyPlans(*recorded, dir, cases, options.timing != nullptr);
   }
   if (const Status written = WriteRequest(dir, options, cases, true, student_image); !written) {
     for (const MatrixCase& c : cases) run.cases.push_back({c.id});
@@ -404,7 +453,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       run.timing_outputs.push_back(
           ReadOutput(dir, "t" + std::to_string(i) + ".C.f32", static_cast<std::size_t>(s.m * s.k)));
   }
-  if (recording) run.emu_diagnostics = recording->diagnostics;
+  if (recorded) run.emu_diagnostics = recorded->record.diagnostics;
   for (json& line : ReadJsonObjectLines(dir + "emu_report.jsonl"))
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");

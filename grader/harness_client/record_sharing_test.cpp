@@ -23,6 +23,7 @@ class RecordingHarness : public ProcessRunner {
   int records = 0;
   int replays = 0;
   bool start = true;
+  int crash_after = -1;  // a record run dies after this many cases (-1: never)
   ProcessResult Run(const Command& command) override {
     ProcessResult result;
     result.started = start;
@@ -34,7 +35,12 @@ class RecordingHarness : public ProcessRunner {
     (record ? records : replays)++;
     const json request = json::parse(std::ifstream(command.argv.at(2)));
     std::ofstream response(command.argv.at(3));
+    int recorded = 0;
     for (const json& c : request.at("cases")) {
+      if (record && recorded++ == crash_after) {
+        result.signal = 11;
+        return result;
+      }
       const std::string plan = command.cwd + "/" + c.at("id").get<std::string>() + ".plan";
       if (record) std::ofstream(plan) << "plan";
       const bool ok = record || fs::exists(plan);
@@ -118,6 +124,37 @@ TEST_F(RecordSharing, CasesRecordedAlsoServeALaterCheckWithoutARecordOfItsOwn) {
   const HarnessRun counting = Run("counting", Replayed(), {{"tiled_counted", {96, 96, 96}, {}, {}, "tiled"}});
   EXPECT_EQ(harness_.records, 1);
   ExpectAllOk(counting);
+}
+
+TEST_F(RecordSharing, OneRunIsServedByTheRecordingsOfSeveralExercises) {
+  MatrixCase rows = kSmall;
+  rows.exercise = "rows";
+  Run("tiled", Replayed(), {kSmall});
+  Run("rows", Replayed(), {rows});
+  EXPECT_EQ(harness_.records, 2);
+  MatrixCase g0 = kSmall, g1 = rows;
+  g0.id = "g0_tiled_0";
+  g0.exercise = "tiled";
+  g1.id = "g1_tiled_0";
+  ExpectAllOk(Run("racecheck", Replayed(true), {g0, g1}));
+  EXPECT_EQ(harness_.records, 2);
+}
+
+TEST_F(RecordSharing, ACaseACrashedRecordNeverReachedIsRecordedAgainWhereItIsAsked) {
+  // The first exercise's record also records the second's case, and dies before it.
+  HarnessOptions first = Replayed();
+  MatrixCase rows = kOdd;
+  rows.exercise = "rows";
+  first.record_also = {rows};
+  harness_.crash_after = 1;
+  ExpectAllOk(Run("tiled", first, {kSmall}));
+  EXPECT_EQ(harness_.records, 1);
+  // The second exercise's own record run, in which its function is the one that runs first.
+  harness_.crash_after = -1;
+  const HarnessRun second = Run("rows", Replayed(), {rows});
+  EXPECT_EQ(harness_.records, 2);
+  ExpectAllOk(second);
+  EXPECT_EQ(second.record_process.signal, 0);
 }
 
 TEST_F(RecordSharing, ARecordTheGraderCouldNotStartIsTriedAgain) {

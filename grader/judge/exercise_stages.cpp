@@ -48,17 +48,23 @@ std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
   return open;
 }
 
-// The counting runs of `technique.measured` replay the default build on a GPU: its first record
-// run records their cases too, so that they need no record process of their own.
-std::vector<MatrixCase> CountedCasesToRecord(const GradeEnv& env,
-                                             const std::vector<MatmulRun*>& runs,
-                                             Flavour flavour) {
-  std::vector<MatrixCase> counted;
-  if (env.backend == Backend::kCpu || flavour != Flavour::kDefault) return counted;
-  for (const MatmulRun* r : runs)
-    if (r->ex->technique && r->ex->technique->measured && Replayed(r->run))
-      counted.push_back(CountedCase(env, *r->ex, r->run.id));
-  return counted;
+// The default build's first record run records every case that later runs of that build will
+// replay, so that they need no record process of their own (on a GPU shared by a batch, each
+// process is a CUDA context that queues behind the rest): every exercise's cases and, on a GPU,
+// the counted cases of `technique.measured`. Shapes only: a record run reads no inputs.
+std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
+                                           const std::vector<MatmulRun*>& runs, Flavour flavour) {
+  std::vector<MatrixCase> shapes;
+  if (flavour != Flavour::kDefault) return shapes;
+  for (const MatmulRun* r : runs) {
+    if (!Replayed(r->run)) continue;
+    for (const MatrixCase& c : r->cases) shapes.push_back({c.id, c.shape, {}, {}, r->run.id});
+    if (env.backend != Backend::kCpu && r->ex->technique && r->ex->technique->measured) {
+      MatrixCase counted = CountedCase(env, *r->ex, r->run.id);
+      shapes.push_back({counted.id, counted.shape, {}, {}, counted.exercise});
+    }
+  }
+  return shapes;
 }
 
 // The verdict on one build's run of `r`, or nullopt when every case ran and is right. With
@@ -91,7 +97,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   // function's own code must not run beside them.
   const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
   std::map<const MatmulRun*, HarnessRun> shared;
-  const std::vector<MatrixCase> record_also = CountedCasesToRecord(env, runs, flavour);
+  const std::vector<MatrixCase> record_also = CasesToRecordFirst(env, runs, flavour);
   if (build.ok && combine && replayed.size() >= 2) {
     std::vector<ExerciseCases> groups;
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
