@@ -17,6 +17,7 @@
 
 #include "exactness.h"
 #include "inputs.h"
+#include "mismatch.h"
 #include "process.h"
 
 namespace labkit {
@@ -38,7 +39,11 @@ struct HarnessCall {
 struct CaseAnswer {
   std::string status = "ok";  // the case line's status; "" writes no line for the case
   std::string error, detail;
-  enum class Values { kRight, kUlpOff, kWrong } values = Values::kRight;  // C(0, 0) as asked
+  // C(0, 0) as asked; kPoison leaves the harness's fill there (or, on the emulator, its NaN
+  // pattern come through from memory never written).
+  enum class Values { kRight, kUlpOff, kWrong, kPoison } values = Values::kRight;
+  // A CPU-backend diagnostic the emulator writes while it runs the case (stamped with its id).
+  json emu_diagnostic;
   json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
                                 {"grid", {1, 1, 1}},
                                 {"block", {16, 16, 1}},
@@ -109,6 +114,11 @@ class ScriptedHarness : public ProcessRunner {
         continue;
       }
       const CaseAnswer answer = on_case(call, id);
+      if (answer.emu_diagnostic.is_object()) {
+        json diagnostic = answer.emu_diagnostic;
+        diagnostic["case"] = id;
+        std::ofstream(dir + "emu_report.jsonl", std::ios::app) << diagnostic.dump() << "\n";
+      }
       if (answer.status.empty()) continue;
       json line = {{"type", "case"},          {"id", id},
                    {"status", answer.status}, {"error", answer.error},
@@ -122,6 +132,7 @@ class ScriptedHarness : public ProcessRunner {
       if (answer.values == CaseAnswer::Values::kUlpOff)
         product[0] = std::nextafter(product[0], 1e30f);
       if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
+      if (answer.values == CaseAnswer::Values::kPoison) product[0] = FloatFromBits(kPoisonBits);
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
     if (!req.at("timing").is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
