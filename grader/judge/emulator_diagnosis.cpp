@@ -82,36 +82,57 @@ EmulatorCause NeverWrittenMemoryCause(const Shape& shape, const std::vector<floa
 }
 
 EmulatorCause CauseOnEmulator(GradeEnv& env, const Exercise& run, const std::string& dir,
-                              const MatrixCase& c, const CaseRun& gpu) {
+                              const std::vector<MatrixCase>& cases, const HarnessRun& gpu,
+                              std::size_t failed) {
+  if (failed >= cases.size() || failed >= gpu.cases.size()) return {};
   const BuildOutcome& build = EmulatorBuild(env);
   if (!build.ok) return {};
   std::filesystem::create_directories(dir);
   HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
   options.emu_kernels_json = KernelsJson(env, dir);
-  const HarnessRun emulated = RunHarness(env.runner, build.executable, dir, options, {c});
-  if (!emulated.harness_error.empty() || emulated.cases.size() != 1) return {};
+  // The failing case runs first: a launch that fails there leaves the process's error sticky, as
+  // on a GPU, and the cases after it could not show their own.
+  std::vector<std::size_t> order = {failed};
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (i != failed) order.push_back(i);
+  std::vector<MatrixCase> ordered;
+  for (std::size_t i : order) ordered.push_back(cases[i]);
+  const HarnessRun emulated = RunHarness(env.runner, build.executable, dir, options, ordered);
+  if (!emulated.harness_error.empty() || emulated.cases.size() != cases.size()) return {};
   const CaseRun& e = emulated.cases.front();
-  if (!WrongOnEmulator(env, c, e)) return {};
+  if (!WrongOnEmulator(env, cases[failed], e)) return {};
   // The emulator's own report first: it names the kernel, the thread and the source line.
   if (const nlohmann::json* d = EmuDiagnosticFor(emulated, e); d != nullptr) {
     EmulatorCause cause;
     cause.kind = EmulatorCause::Kind::kDiagnostic;
-    cause.text = DescribeEmuDiagnostic(*d, build.executable, &env.runner, &c.shape);
+    cause.text = DescribeEmuDiagnostic(*d, build.executable, &env.runner, &cases[failed].shape);
+    cause.case_index = failed;
     return cause;
   }
-  if (e.reported && e.status == "ok") return NeverWrittenMemoryCause(c.shape, gpu.C, e.C);
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const std::size_t i = order[n];
+    const CaseRun& on_emulator = emulated.cases[n];
+    if (!on_emulator.reported || on_emulator.status != "ok" || gpu.cases[i].status != "ok")
+      continue;
+    EmulatorCause cause = NeverWrittenMemoryCause(cases[i].shape, gpu.cases[i].C, on_emulator.C);
+    cause.case_index = i;
+    if (cause.found()) return cause;
+  }
   return {};
 }
 
 std::string WithCauseFromEmulator(GradeEnv& env, const Exercise& run, const std::string& dir,
-                                  const MatrixCase& c, const CaseRun& gpu,
-                                  const std::string& gpu_failure) {
+                                  const std::vector<MatrixCase>& cases, const HarnessRun& gpu,
+                                  std::size_t failed, const std::string& gpu_failure) {
   if (env.backend != Backend::kGpu) return gpu_failure;
-  const EmulatorCause cause = CauseOnEmulator(env, run, dir, c, gpu);
+  const EmulatorCause cause = CauseOnEmulator(env, run, dir, cases, gpu, failed);
   if (!cause.found()) return gpu_failure;
-  return "wrong result in " + CaseName(c) + ": " + cause.text +
-         " (found by re-running this case on the CPU emulator)\n\nWhat came out on the GPU:\n" +
-         gpu_failure;
+  const bool same_case = cause.case_index == failed;
+  return "wrong result in " + CaseName(cases[failed]) + ": " +
+         (same_case ? "" : "in " + CaseName(cases[cause.case_index]) + ", ") + cause.text +
+         (same_case ? " (found by re-running this case on the CPU emulator)"
+                    : " (found by re-running the exercise's cases on the CPU emulator)") +
+         "\n\nWhat came out on the GPU:\n" + gpu_failure;
 }
 
 }  // namespace labkit

@@ -171,6 +171,46 @@ TEST_F(EmulatorDiagnosisTest, ValuesFromMemoryNeverWrittenAreNamed) {
   EXPECT_TRUE(Has(first, "(found by re-running this case on the CPU emulator)")) << v.message;
 }
 
+// A partial tile left unfilled holds an earlier tile's values on both machines; only a case with
+// no earlier tile shows the emulator's NaN, and that case is named.
+TEST_F(EmulatorDiagnosisTest, MemoryNeverWrittenMayShowInAnotherCase) {
+  harness_.on_case = [](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.build == "default" && id == "tiled_any_1") a.values = CaseAnswer::Values::kWrong;
+    if (call.build == "emulator")
+      a.values = id == "tiled_any_1" ? CaseAnswer::Values::kWrong : CaseAnswer::Values::kPoison;
+    return a;
+  };
+  const ExerciseVerdict v = Grade();
+  const std::string first = FirstLine(v.message);
+  EXPECT_EQ(first.rfind("wrong result in case 29x29x29 (m x n x k): in case 16x16x16 (m x n x k), "
+                        "C at row 0, column 0 was computed from memory that nothing had written",
+                        0),
+            0u)
+      << v.message;
+  EXPECT_TRUE(Has(first, "(found by re-running the exercise's cases on the CPU emulator)"))
+      << v.message;
+}
+
+// The emulator's report of one case is never told as the cause of another's failure.
+TEST_F(EmulatorDiagnosisTest, ADiagnosticOfAnotherCaseIsNotTaken) {
+  harness_.on_case = [](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (id != "tiled_any_1") {
+      if (call.build == "emulator") {
+        a.status = "cuda_error";
+        a.emu_diagnostic = {{"kind", "out_of_bounds"}, {"access", "read"}};
+      }
+      return a;
+    }
+    if (call.build == "default" || call.build == "emulator") a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  const std::string before = Grade(Backend::kGpu, /*with_builder=*/false).message;
+  EXPECT_EQ(Grade().message, before);
+  EXPECT_GE(EmulatorRuns(), 1);
+}
+
 TEST_F(EmulatorDiagnosisTest, AFailedEmulatorBuildLeavesTheGpuMessage) {
   WrongOnGpu([] { return CaseAnswer{}; });
   const std::string before = Grade(Backend::kGpu, /*with_builder=*/false).message;

@@ -80,10 +80,10 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
         RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
     if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
     // What a GPU cannot check (a barrier only some threads reach, a read of memory never
-    // written), the emulator can: the default build's wrong case is run there too.
+    // written), the emulator can: the default build's cases are run there too.
     if (flavour == Flavour::kDefault)
-      failure = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases[failed],
-                                      harness_run.cases[failed], failure);
+      failure = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases, harness_run, failed,
+                                      failure);
   }
   return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
 }
