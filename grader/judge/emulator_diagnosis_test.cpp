@@ -41,11 +41,7 @@ class ScriptedBuilder : public SubmissionBuilder {
       return build;
     }
     fs::create_directories(work_dir);
-    build.ok = true;
-    build.executable = work_dir + "/emulator";
-    std::ofstream(build.executable) << "harness";
-    std::ofstream(build.executable + ".image.json") << "{}";
-    return build;
+    return ScriptedBuild(work_dir + "/emulator");
   }
 };
 
@@ -58,24 +54,9 @@ class EmulatorDiagnosisTest : public ::testing::Test {
            ("labkit_emu_diagnosis_" + std::to_string(getpid()) + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    spec_.id = "judge_lab";
-    spec_.tile = 16;
-    spec_.student_files = {"matmul.cu"};
-    spec_.shapes = {{"two", {{16, 16, 16}, {29, 29, 29}}}};
-    Exercise ex;
-    ex.id = "tiled_any";
-    ex.function = "matmulTiledAny";
-    ex.kernel = "tiledAny";
-    ex.points = 10;
-    ex.shapes = "two";
-    spec_.exercises = {ex};
-    for (Flavour f : {Flavour::kDefault, Flavour::kNoFma}) {
-      BuildOutcome& build = builds_[f];
-      build.ok = true;
-      build.executable = dir_ + "/" + ToString(f);
-      std::ofstream(build.executable) << "harness";
-      std::ofstream(build.executable + ".image.json") << "{}";
-    }
+    spec_ = OneKernelLab({{16, 16, 16}, {29, 29, 29}});
+    for (Flavour f : {Flavour::kDefault, Flavour::kNoFma})
+      builds_[f] = ScriptedBuild(dir_ + "/" + ToString(f));
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -102,7 +83,7 @@ class EmulatorDiagnosisTest : public ::testing::Test {
     harness_.on_case = [on_emulator](const HarnessCall& call, const std::string& id) {
       if (call.build == "emulator") return on_emulator();
       CaseAnswer a;
-      if (call.build == "default" && id == "tiled_any_1") a.values = CaseAnswer::Values::kWrong;
+      if (call.build == "default" && id == "tiled_1") a.values = CaseAnswer::Values::kWrong;
       return a;
     };
   }
@@ -176,9 +157,9 @@ TEST_F(EmulatorDiagnosisTest, ValuesFromMemoryNeverWrittenAreNamed) {
 TEST_F(EmulatorDiagnosisTest, MemoryNeverWrittenMayShowInAnotherCase) {
   harness_.on_case = [](const HarnessCall& call, const std::string& id) {
     CaseAnswer a;
-    if (call.build == "default" && id == "tiled_any_1") a.values = CaseAnswer::Values::kWrong;
+    if (call.build == "default" && id == "tiled_1") a.values = CaseAnswer::Values::kWrong;
     if (call.build == "emulator")
-      a.values = id == "tiled_any_1" ? CaseAnswer::Values::kWrong : CaseAnswer::Values::kPoison;
+      a.values = id == "tiled_1" ? CaseAnswer::Values::kWrong : CaseAnswer::Values::kPoison;
     return a;
   };
   const ExerciseVerdict v = Grade();
@@ -196,7 +177,7 @@ TEST_F(EmulatorDiagnosisTest, MemoryNeverWrittenMayShowInAnotherCase) {
 TEST_F(EmulatorDiagnosisTest, ADiagnosticOfAnotherCaseIsNotTaken) {
   harness_.on_case = [](const HarnessCall& call, const std::string& id) {
     CaseAnswer a;
-    if (id != "tiled_any_1") {
+    if (id != "tiled_1") {
       if (call.build == "emulator") {
         a.status = "cuda_error";
         a.emu_diagnostic = {{"kind", "out_of_bounds"}, {"access", "read"}};

@@ -17,14 +17,46 @@
 
 #include "exactness.h"
 #include "inputs.h"
+#include "lab_spec.h"
 #include "mismatch.h"
 #include "process.h"
+#include "submission_build.h"
 
 namespace labkit {
 namespace testing_harness {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// What the judge's tests grade: a lab of one matmul exercise, "tiled", with a kernel (so
+// replayed), checked bit for bit without fused multiply-add, on `shapes` (its cases tiled_0...).
+inline LabSpec OneKernelLab(std::vector<Shape> shapes) {
+  LabSpec spec;
+  spec.id = "judge_lab";
+  spec.tile = 16;
+  spec.student_files = {"matmul.cu"};
+  spec.shapes = {{"cases", std::move(shapes)}};
+  Exercise ex;
+  ex.id = "tiled";
+  ex.function = "matmulTiled";
+  ex.kernel = "tiled";
+  ex.points = 10;
+  ex.shapes = "cases";
+  ex.exact_without_fma = true;
+  spec.exercises = {ex};
+  return spec;
+}
+
+// A build that succeeded, for the scripted harness to "run": a program at `executable` (its file
+// name tells the script which build it is) and the list of its kernels a replay reads.
+inline BuildOutcome ScriptedBuild(const std::string& executable) {
+  BuildOutcome build;
+  build.ok = true;
+  build.executable = executable;
+  std::ofstream(executable) << "harness";
+  std::ofstream(executable + ".image.json") << "{}";
+  return build;
+}
 
 // One harness process as the script sees it.
 struct HarnessCall {
