@@ -21,11 +21,12 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
 std::string CaseName(const MatrixCase& c);
 
 // The first problem over all cases of `run`, in case order; "" when every case ran and is right.
-// `values_wrong`: the failure is in values the function computed (not a crash, an error...).
+// `values_wrong`: the failure is in values the function computed (not a crash, an error...);
+// `failed_case`, when given, is set to the index of the case that failed.
 std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                          const std::vector<MatrixCase>& cases, ToleranceModel model,
                          Flavour flavour, const std::string& executable, std::string& status,
-                         bool& values_wrong);
+                         bool& values_wrong, std::size_t* failed_case = nullptr);
 
 // `technique.measured`: the one case, of the rule's shape, on which every launch's memory accesses
 // are counted (`run_id` names the exercise and its parameters).

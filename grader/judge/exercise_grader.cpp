@@ -265,13 +265,14 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
 std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                          const std::vector<MatrixCase>& cases, ToleranceModel model,
                          Flavour flavour, const std::string& executable, std::string& status,
-                         bool& values_wrong) {
+                         bool& values_wrong, std::size_t* failed_case) {
   values_wrong = false;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::string failure = RunFailure(env, run, cases, i, executable, status);
     if (failure.empty()) failure = ValueFailure(env, ex, model, flavour, run, cases, i);
     if (failure.empty()) continue;
     values_wrong = run.cases[i].status == "ok";
+    if (failed_case != nullptr) *failed_case = i;
     return failure + DeviceMemoryRefusal(run.record_process.output + run.process.output);
   }
   if (!run.done && run.harness_error.empty()) {

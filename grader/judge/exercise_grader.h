@@ -45,12 +45,15 @@ struct GradeEnv {
   bool thread_sanitizer = false;
   // The harness's "device" line, from the first run that passed (saves a process to ask for it).
   nlohmann::json device_line;
-  // Builds the flavours made only when a check needs them (Flavour::kCounting); may be null, and
-  // then those checks fail with a note of why.
+  // Builds the flavours made only when a check needs them (Flavour::kCounting, and on a GPU the
+  // emulator's build); may be null, and then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;
   // `technique.measured`: counting runs made for several exercises in one process, by run id; a
   // part that counted and passed stands for that exercise's own run (exercise_stages.cpp).
   std::map<std::string, HarnessRun> shared_counts;
+  // GPU backend: the submission built for the CPU emulator, made on first need to find the cause
+  // of wrong values (emulator_diagnosis.h).
+  std::optional<BuildOutcome> emulator_build;
 };
 
 struct ExerciseVerdict {

@@ -29,25 +29,9 @@ class JudgeTest : public ::testing::Test {
                                         info->test_suite_name() + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    spec_.id = "judge_lab";
-    spec_.tile = 16;
-    spec_.student_files = {"matmul.cu"};
-    spec_.shapes = {{"small", {{16, 16, 16}, {17, 5, 9}}}};
-    Exercise ex;
-    ex.id = "tiled";
-    ex.function = "matmulTiled";
-    ex.kernel = "tiled";
-    ex.points = 10;
-    ex.shapes = "small";
-    ex.exact_without_fma = true;
-    spec_.exercises = {ex};
-    for (Flavour f : {Flavour::kDefault, Flavour::kNoFma}) {
-      BuildOutcome& build = builds_[f];
-      build.ok = true;
-      build.executable = dir_ + "/" + ToString(f);
-      std::ofstream(build.executable) << "harness";
-      std::ofstream(build.executable + ".image.json") << "{}";
-    }
+    spec_ = OneKernelLab({{16, 16, 16}, {17, 5, 9}});
+    for (Flavour f : {Flavour::kDefault, Flavour::kNoFma})
+      builds_[f] = ScriptedBuild(dir_ + "/" + ToString(f));
   }
   void TearDown() override { fs::remove_all(dir_); }
 

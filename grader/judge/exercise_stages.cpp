@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "combined_run.h"
+#include "emulator_diagnosis.h"
 #include "exercise_checks.h"
 #include "exercise_grader.h"
 #include "query_grader.h"
@@ -76,13 +77,19 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   const std::string& executable = env.builds.at(flavour).executable;
   std::string status;
   bool values_wrong = false;
-  const std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour,
-                                           executable, status, values_wrong);
+  std::size_t failed = 0;
+  std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour, executable,
+                                     status, values_wrong, &failed);
   if (failure.empty()) return std::nullopt;
   if (diagnose_races && values_wrong) {
     const std::string race =
         RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
     if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
+    // What a GPU cannot check (a barrier only some threads reach, a read of memory never
+    // written), the emulator can: the default build's cases are run there too.
+    if (flavour == Flavour::kDefault)
+      failure = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases, harness_run, failed,
+                                      failure);
   }
   return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
 }

@@ -17,13 +17,46 @@
 
 #include "exactness.h"
 #include "inputs.h"
+#include "lab_spec.h"
+#include "mismatch.h"
 #include "process.h"
+#include "submission_build.h"
 
 namespace labkit {
 namespace testing_harness {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// What the judge's tests grade: a lab of one matmul exercise, "tiled", with a kernel (so
+// replayed), checked bit for bit without fused multiply-add, on `shapes` (its cases tiled_0...).
+inline LabSpec OneKernelLab(std::vector<Shape> shapes) {
+  LabSpec spec;
+  spec.id = "judge_lab";
+  spec.tile = 16;
+  spec.student_files = {"matmul.cu"};
+  spec.shapes = {{"cases", std::move(shapes)}};
+  Exercise ex;
+  ex.id = "tiled";
+  ex.function = "matmulTiled";
+  ex.kernel = "tiled";
+  ex.points = 10;
+  ex.shapes = "cases";
+  ex.exact_without_fma = true;
+  spec.exercises = {ex};
+  return spec;
+}
+
+// A build that succeeded, for the scripted harness to "run": a program at `executable` (its file
+// name tells the script which build it is) and the list of its kernels a replay reads.
+inline BuildOutcome ScriptedBuild(const std::string& executable) {
+  BuildOutcome build;
+  build.ok = true;
+  build.executable = executable;
+  std::ofstream(executable) << "harness";
+  std::ofstream(executable + ".image.json") << "{}";
+  return build;
+}
 
 // One harness process as the script sees it.
 struct HarnessCall {
@@ -38,7 +71,11 @@ struct HarnessCall {
 struct CaseAnswer {
   std::string status = "ok";  // the case line's status; "" writes no line for the case
   std::string error, detail;
-  enum class Values { kRight, kUlpOff, kWrong } values = Values::kRight;  // C(0, 0) as asked
+  // C(0, 0) as asked; kPoison leaves the harness's fill there (or, on the emulator, its NaN
+  // pattern come through from memory never written).
+  enum class Values { kRight, kUlpOff, kWrong, kPoison } values = Values::kRight;
+  // A CPU-backend diagnostic the emulator writes while it runs the case (stamped with its id).
+  json emu_diagnostic;
   json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
                                 {"grid", {1, 1, 1}},
                                 {"block", {16, 16, 1}},
@@ -109,6 +146,11 @@ class ScriptedHarness : public ProcessRunner {
         continue;
       }
       const CaseAnswer answer = on_case(call, id);
+      if (answer.emu_diagnostic.is_object()) {
+        json diagnostic = answer.emu_diagnostic;
+        diagnostic["case"] = id;
+        std::ofstream(dir + "emu_report.jsonl", std::ios::app) << diagnostic.dump() << "\n";
+      }
       if (answer.status.empty()) continue;
       json line = {{"type", "case"},          {"id", id},
                    {"status", answer.status}, {"error", answer.error},
@@ -122,6 +164,7 @@ class ScriptedHarness : public ProcessRunner {
       if (answer.values == CaseAnswer::Values::kUlpOff)
         product[0] = std::nextafter(product[0], 1e30f);
       if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
+      if (answer.values == CaseAnswer::Values::kPoison) product[0] = FloatFromBits(kPoisonBits);
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
     if (!req.at("timing").is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
