@@ -1,7 +1,8 @@
 // The checks GradeExercises runs on one exercise, shared by the files that judge it (internal to
-// the judge): exercise_grader.cpp reads a run's cases and checks the technique, race_checks.cpp
-// looks for races, exercise_stages.cpp puts them in order across the exercises. Each returns the
-// message for the student, "" when the check found nothing, and sets `status` when it failed.
+// the judge): exercise_grader.cpp reads a run's cases, technique_check.cpp checks the technique,
+// race_checks.cpp looks for races, exercise_stages.cpp puts them in order across the exercises.
+// Each returns the message for the student, "" when the check found nothing, and sets `status`
+// when it failed.
 #pragma once
 
 #include <string>

@@ -1,0 +1,212 @@
+// TechniqueFailure (exercise_checks.h): whether the kernels an exercise's function launched use
+// the technique it teaches, from their launch records, what ptxas says they declare, the PTX
+// (constant memory) and, for `technique.measured`, what they were counted doing.
+#include <algorithm>
+#include <set>
+
+#include "cuda_arch.h"
+#include "diagnostics_text.h"
+#include "exercise_checks.h"
+#include "gpu_counters.h"
+#include "inputs.h"
+#include "measured_technique.h"
+#include "report_lines.h"
+#include "transfer_check.h"
+#include "untrusted_file.h"
+
+namespace labkit {
+
+namespace {
+
+// The kernels of the student's files that read __constant__ memory, from `nvcc -ptx`.
+const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
+  if (!env.constant_readers && env.constant_readers_error.empty()) {
+    if (env.manifest.nvcc.empty()) env.constant_readers_error = "nvcc is not installed here";
+    if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
+    std::string ptx;
+    for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
+         ++i) {
+      const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
+      Command cmd;
+      cmd.argv = {env.manifest.nvcc,
+                  "-ptx",
+                  "-std=c++17",
+                  "-O3",
+                  ResolveCudaArch(env.manifest.cuda_architectures).compute_flag,
+                  "-I" + env.manifest.LabDir(env.spec.id),
+                  env.src_dir + "/" + env.spec.student_files[i],
+                  "-o",
+                  out};
+      cmd.timeout_seconds = env.spec.limits.CompileSeconds();
+      const ProcessResult r = env.runner.Run(cmd);
+      if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
+      auto text = ReadUntrustedFile(out, kMaxReportBytes);  // the scratch folder: bounded
+      if (text.ok()) ptx += *text;
+    }
+    if (env.constant_readers_error.empty())
+      env.constant_readers = KernelsReadingConstantMemory(ptx);
+  }
+  why_not = env.constant_readers_error;
+  return env.constant_readers ? &*env.constant_readers : nullptr;
+}
+
+// Checks on how the kernels were launched (the harness's launch records), or "".
+std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
+  const Technique& t = *ex.technique;
+  for (const CaseRun& c : run.cases)
+    for (const LaunchInfo& l : c.launches) {
+      const std::string kernel = FunctionName(l.kernel);
+      const long long threads = l.block[0] * l.block[1] * l.block[2];
+      if (t.single_block && *t.single_block && l.grid[0] * l.grid[1] * l.grid[2] != 1)
+        return kernel + " was launched with a grid of " + std::to_string(l.grid[0]) + " x " +
+               std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
+               " blocks; this exercise uses exactly one block (dim3 grid(1, 1)) of Width x Width "
+               "threads";
+      if (t.dynamic_shared_bytes_per_thread &&
+          l.dynamic_shared_bytes != *t.dynamic_shared_bytes_per_thread * threads)
+        return kernel + " was launched with blocks of " + std::to_string(threads) +
+               " threads and " + std::to_string(l.dynamic_shared_bytes) +
+               " bytes of dynamic shared memory; its tiles need exactly " +
+               std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
+               std::to_string(*t.dynamic_shared_bytes_per_thread) +
+               " bytes per thread: one float of each tile). Pass the size your requiredSM-style "
+               "function computes as the third launch parameter, <<<grid, block, bytes>>>";
+    }
+  return "";
+}
+
+// The counting build, built on first need: most submissions that reach the technique check need
+// it, the others (wrong results, another lab) are spared a compile.
+const BuildOutcome& CountingBuild(GradeEnv& env) {
+  auto it = env.builds.find(Flavour::kCounting);
+  if (it != env.builds.end()) return it->second;
+  BuildOutcome build;
+  if (env.builder == nullptr) {
+    build.stage = "toolchain";
+    build.message = "the grader was started without a way to build the counting flavour";
+  } else {
+    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
+                               Flavour::kCounting);
+  }
+  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
+}
+
+// `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
+// by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
+// "" when the counts satisfy the rule. The case's values are checked too, so the counted run is
+// the real product. `why_not` is set when a GPU could not be counted here (no permission to read
+// its counters): the caller then falls back on what the kernels declare.
+std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                            const std::string& dir, std::string& why_not) {
+  MeasuredTechnique rule = *ex.technique->measured;
+  const bool gpu = env.backend != Backend::kCpu;
+  const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
+  if (!build.ok)
+    return "the build in which the grader counts memory accesses failed: " + build.message;
+  MatrixCase c;
+  c.id = ex.id + "_counted";
+  c.shape = rule.shape;
+  ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
+  c.A = std::move(in.a);
+  c.B = std::move(in.b);
+  const std::vector<MatrixCase> cases = {c};
+  // The counts are of the replayed kernels, on the real inputs.
+  HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
+  options.count_accesses = !gpu;
+  options.gpu_counters = gpu;
+  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
+  if (gpu && !run.counted) {
+    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    if (said.empty()) said = LastLine(run.process.output);
+    why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
+              (said.empty() ? "" : ": " + said) + ")";
+    return "";
+  }
+  std::string status;
+  bool values_wrong = false;
+  const std::string failure =
+      FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
+                   build.executable, status, values_wrong);
+  if (!failure.empty())
+    return "in the build in which the grader counts memory accesses: " + failure;
+  // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
+  if (gpu) rule.executes_barrier.reset();
+  return CheckMeasuredTechnique(rule, run.cases.front().launches);
+}
+
+// Whether `t` names anything read from ptxas's report of what a kernel declares.
+bool ChecksDeclarations(const Technique& t) {
+  return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
+         t.max_registers || t.max_local_bytes;
+}
+
+}  // namespace
+
+// The technique is judged on the kernels the student's function really launched: a tiled kernel
+// that exists but is never called, or work done on the CPU, earns nothing here.
+std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                             const std::string& dir, const HarnessRun& run,
+                             std::vector<std::string>& notes, bool& unchecked) {
+  if (ex.kernel.empty()) return "";  // a host-side exercise
+  const std::string host_work = HostTransferFailure(ex.function, run.cases);
+  if (!host_work.empty()) return host_work;
+  std::vector<std::string> launched;
+  for (const CaseRun& c : run.cases)
+    for (const LaunchInfo& l : c.launches)
+      if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
+        launched.push_back(l.kernel);
+  if (launched.empty())
+    return ex.function +
+           " launched no kernel: the product must be computed on the GPU by a kernel "
+           "launched from " +
+           ex.function + " (" + ex.kernel + " in the starter).";
+  if (!ex.technique) return "";
+  const std::string launch = LaunchFailure(ex, run);
+  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch;
+  if (ex.technique->reads_constant && *ex.technique->reads_constant) {
+    std::string why_not;
+    const std::set<std::string>* readers = ConstantReaders(env, why_not);
+    if (readers == nullptr) {
+      notes.push_back("constant memory use not checked: " + why_not);
+      unchecked = true;
+    } else if (std::none_of(launched.begin(), launched.end(),
+                            [&](const std::string& k) { return readers->count(k) > 0; })) {
+      return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
+             " reads no __constant__ variable. Keep the block side in a `__constant__ int`, set "
+             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
+    }
+  }
+  // What the kernels did replaces what they declare: the shared memory they use (static or
+  // dynamic) and, on the CPU backend, the barriers they pass. A GPU keeps ptxas's word on
+  // barriers, having no counter of them.
+  Technique declared = *ex.technique;
+  if (ex.technique->measured) {
+    std::string why_not;
+    const std::string measured = MeasuredFailure(env, ex, run_id, dir, why_not);
+    if (!measured.empty()) return "not with the technique this exercise teaches: " + measured;
+    if (why_not.empty()) {
+      declared.min_static_shared_bytes.reset();
+      if (env.backend == Backend::kCpu) declared.uses_barrier.reset();
+    } else {
+      notes.push_back("technique judged from what the kernels declare: " + why_not);
+    }
+  }
+  if (!ChecksDeclarations(declared)) return "";
+  if (!env.resources) {
+    notes.push_back("technique not checked: " + env.resources_error);
+    unchecked = true;
+    return "";
+  }
+  std::string first_failure;
+  for (const std::string& kernel : launched) {
+    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
+    if (failure.empty()) return "";
+    if (first_failure.empty()) first_failure = failure;
+  }
+  std::string names;
+  for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
+  return "not with the technique this exercise teaches: " + ex.function + " launched " + names +
+         ", and " + first_failure;
+}
+
+}  // namespace labkit
