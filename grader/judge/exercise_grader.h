@@ -69,6 +69,9 @@ ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::strin
 // The verdict on an exercise whose build failed: compile_error, the build's stage as the cause.
 ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome& build);
 
+// Where the submission's PTX is made for the technique checks (SubmissionBuilder::Ptx).
+inline std::string PtxDir(const GradeEnv& env) { return env.work_dir + "/ptx"; }
+
 // Grades the exercises (matmul ones once per parameter set, when they have any), a verdict for
 // each in their order. Check by check across all exercises, so that checks after the first can
 // share one process among exercises (grader/harness_client/combined_run.h).

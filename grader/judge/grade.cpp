@@ -31,16 +31,15 @@ void Say(const GradeRequest& request, const std::string& line) {
   if (request.progress) request.progress(line);
 }
 
-// Reads the kernels' resources: on the GPU backend from the default build's own ptxas report, on
-// the CPU backend from nvcc run for the modelled GPU (and hands them to the emulator).
+// Reads the kernels' resources from ptxas run on the submission's PTX for the build's GPU (the
+// modelled one on the CPU backend, which is also handed them for its occupancy API).
 void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
-  const BuildOutcome& build = env.builds[Flavour::kDefault];
-  const bool from_build = env.backend == Backend::kGpu && build.ok &&
-                          build.compiler_output.find("ptxas info") != std::string::npos;
-  const std::string text =
-      from_build ? build.compiler_output : builder.ResourceReportText(src_dir, env.resources_error);
-  if (text.empty()) return;
-  auto report = ParsePtxasReport(text);
+  auto text = builder.ResourceReportText(src_dir, PtxDir(env));
+  if (!text) {
+    env.resources_error = text.error();
+    return;
+  }
+  auto report = ParsePtxasReport(*text);
   if (!report) {
     env.resources_error = "nvcc's resource report could not be read: " + report.error();
     return;

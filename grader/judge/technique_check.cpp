@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <set>
 
-#include "cuda_arch.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
 #include "gpu_counters.h"
@@ -18,33 +17,23 @@ namespace labkit {
 
 namespace {
 
-// The kernels of the student's files that read __constant__ memory, from `nvcc -ptx`.
+// The kernels of the student's files that read __constant__ memory, from their PTX.
 const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
   if (!env.constant_readers && env.constant_readers_error.empty()) {
-    if (env.manifest.nvcc.empty()) env.constant_readers_error = "nvcc is not installed here";
+    if (env.builder == nullptr) env.constant_readers_error = "the grader has no builder for PTX";
     if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
-    std::string ptx;
-    for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
-         ++i) {
-      const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
-      Command cmd;
-      cmd.argv = {env.manifest.nvcc,
-                  "-ptx",
-                  "-std=c++17",
-                  "-O3",
-                  ResolveCudaArch(env.manifest.cuda_architectures).compute_flag,
-                  "-I" + env.manifest.LabDir(env.spec.id),
-                  env.src_dir + "/" + env.spec.student_files[i],
-                  "-o",
-                  out};
-      cmd.timeout_seconds = env.spec.limits.CompileSeconds();
-      const ProcessResult r = env.runner.Run(cmd);
-      if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
-      auto text = ReadUntrustedFile(out, kMaxReportBytes);  // the scratch folder: bounded
-      if (text.ok()) ptx += *text;
+    if (env.constant_readers_error.empty()) {
+      auto files = env.builder->Ptx(env.src_dir, PtxDir(env));
+      std::string ptx;
+      for (std::size_t i = 0; files && i < files->size(); ++i) {
+        auto text = ReadUntrustedFile((*files)[i], kMaxReportBytes);  // the scratch folder
+        if (text.ok()) ptx += *text;
+      }
+      if (files)
+        env.constant_readers = KernelsReadingConstantMemory(ptx);
+      else
+        env.constant_readers_error = files.error();
     }
-    if (env.constant_readers_error.empty())
-      env.constant_readers = KernelsReadingConstantMemory(ptx);
   }
   why_not = env.constant_readers_error;
   return env.constant_readers ? &*env.constant_readers : nullptr;
