@@ -30,6 +30,16 @@ enum class GradeStatus {
   kGraderError,  // the kit failed, not the student: says so, scores 0
 };
 
+// What a check found, and the verdict it leads to: the status, a short key for the kind of
+// failure chosen where it was decided (reports group by it, and a later check may ask for it), and
+// the message for the student, made there from the same facts. No decision reads the message.
+struct Finding {
+  GradeStatus status = GradeStatus::kPassed;
+  std::string cause;    // e.g. "wrong_result", "cuda_error", "thread_order"; "" when passed
+  std::string message;  // "" when passed
+  bool passed() const { return status == GradeStatus::kPassed; }
+};
+
 // "passed", "failed", "not_measured", "compile_error", "crashed", "timeout", "grader_error".
 const char* ToString(GradeStatus status);
 std::optional<GradeStatus> ParseGradeStatus(const std::string& text);

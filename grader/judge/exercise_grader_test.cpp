@@ -72,7 +72,7 @@ bool Has(const std::string& text, const std::string& part) {
 
 TEST_F(JudgeTest, RightValuesEverywherePass) {
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
   EXPECT_EQ(v.cause, "");
   EXPECT_EQ(v.message, "");
   // Default and nofma builds, each a record and a replay; then two other thread orders.
@@ -88,7 +88,7 @@ TEST_F(JudgeTest, WrongValuesFailWithTheWrongResultCause) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
   EXPECT_TRUE(Has(v.message, "wrong result in case 16x16x16")) << v.message;
 }
@@ -100,7 +100,7 @@ TEST_F(JudgeTest, AnUlpOffWithoutFusedMultiplyAddFails) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
   EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
 }
@@ -114,8 +114,8 @@ TEST_F(JudgeTest, CudaErrorsNameTheUsualCause) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
-  EXPECT_EQ(v.cause, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "cuda_error");
   EXPECT_TRUE(Has(v.message, "CUDA error cudaErrorIllegalAddress")) << v.message;
   EXPECT_TRUE(Has(v.message, "Usual cause: an index outside A, B or C")) << v.message;
 }
@@ -129,17 +129,21 @@ TEST_F(JudgeTest, ALaunchNoGpuAcceptsIsSaidPlainly) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "launch_configuration");
   EXPECT_TRUE(Has(v.message, "2048 threads; a block holds at most 1024")) << v.message;
 }
 
 TEST_F(JudgeTest, EachHarnessStatusGetsItsMessage) {
-  const std::vector<std::pair<std::string, std::string>> statuses = {
-      {"guard_violation", "without a bounds check"},
-      {"input_modified", "A and B are inputs"},
-      {"replay_refused", "it cannot repeat this"},
-      {"something_new", "the harness reported something_new"}};
-  for (const auto& [status, expected] : statuses) {
+  struct Expected {
+    std::string status, cause, message;
+  };
+  const std::vector<Expected> statuses = {
+      {"guard_violation", "guard_violation", "without a bounds check"},
+      {"input_modified", "input_modified", "A and B are inputs"},
+      {"replay_refused", "replay_refused", "it cannot repeat this"},
+      {"something_new", "harness_status", "the harness reported something_new"}};
+  for (const auto& [status, cause, expected] : statuses) {
     harness_.on_case = [status = status](const HarnessCall&, const std::string&) {
       CaseAnswer a;
       a.status = status;
@@ -147,8 +151,8 @@ TEST_F(JudgeTest, EachHarnessStatusGetsItsMessage) {
       return a;
     };
     const ExerciseVerdict v = Grade(Backend::kCpu);
-    EXPECT_EQ(v.status, "failed") << status;
-    EXPECT_EQ(v.cause, "failed") << status;
+    EXPECT_EQ(v.status, GradeStatus::kFailed) << status;
+    EXPECT_EQ(v.cause, cause) << status;
     EXPECT_TRUE(Has(v.message, expected)) << status << ": " << v.message;
   }
 }
@@ -166,7 +170,7 @@ TEST_F(JudgeTest, ACaseNeverReportedIsACrashOrATimeout) {
     return p;
   };
   ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "crashed");
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
   EXPECT_EQ(v.cause, "crashed");
   EXPECT_TRUE(Has(v.message, "it crashed")) << v.message;
 
@@ -177,7 +181,8 @@ TEST_F(JudgeTest, ACaseNeverReportedIsACrashOrATimeout) {
     return p;
   };
   v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "timeout");
+  EXPECT_EQ(v.status, GradeStatus::kTimeout);
+  EXPECT_EQ(v.cause, "timeout");
   EXPECT_TRUE(Has(v.message, "did not finish within 60 s")) << v.message;
 }
 
@@ -188,7 +193,8 @@ TEST_F(JudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
     return p;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "harness_not_started");
   EXPECT_TRUE(Has(v.message, "the grader could not run your function")) << v.message;
 }
 
@@ -197,7 +203,7 @@ TEST_F(JudgeTest, AFailedBuildIsACompileError) {
   builds_[Flavour::kNoFma].stage = "compile";
   builds_[Flavour::kNoFma].message = "matmul.cu:3: error: expected ';'";
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "compile_error");
+  EXPECT_EQ(v.status, GradeStatus::kCompileError);
   EXPECT_EQ(v.cause, "compile");
   EXPECT_EQ(v.message, "matmul.cu:3: error: expected ';'");
 }
@@ -209,7 +215,8 @@ TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
   EXPECT_TRUE(Has(v.message, "the result depends on the order in which threads run")) << v.message;
   EXPECT_TRUE(Has(v.message, "--tsan names the two lines")) << v.message;
 }
@@ -221,7 +228,8 @@ TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "technique");
+  // Right values in both builds, not by the technique taught: failed, with the technique cause.
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "technique");
   EXPECT_TRUE(Has(v.message, "matmulTiled launched no kernel")) << v.message;
 }
@@ -231,7 +239,7 @@ TEST_F(JudgeTest, ATechniqueItCannotCheckHereLeavesAPassUnchecked) {
   t.uses_barrier = true;
   spec_.exercises[0].technique = t;
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "passed");
+  EXPECT_EQ(v.status, GradeStatus::kPassed);
   EXPECT_TRUE(v.unchecked);
   ASSERT_EQ(v.notes.size(), 1u);
   EXPECT_TRUE(Has(v.notes[0], "technique not checked")) << v.notes[0];
@@ -245,7 +253,7 @@ TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.message.rfind("with block_side=8: wrong result", 0), 0u) << v.message;
 }
 
@@ -259,20 +267,22 @@ TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
     return p;
   };
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "memcheck");
   EXPECT_TRUE(Has(v.message, "Invalid __global__ read")) << v.message;
 }
 
 TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {
   harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "sanitizer_unavailable");
   EXPECT_TRUE(Has(v.message, "compute-sanitizer could not run here")) << v.message;
 }
 
 TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
   bool memcheck = false, racecheck = false;
   for (const HarnessCall& call : harness_.calls) {
     memcheck = memcheck || call.tool == "memcheck";
@@ -280,6 +290,89 @@ TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
   }
   EXPECT_TRUE(memcheck);
   EXPECT_TRUE(racecheck);
+}
+
+// A race hazard after racecheck: the race is the cause, and the wrong values follow it.
+const char kRaceLog[] =
+    "========= Error: Race reported between Write access at tiled+0x10\n"
+    "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+
+TEST_F(JudgeTest, GpuBackendRacecheckFindingIsADataRace) {
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.sanitizer_log = call.tool == "racecheck" ? kRaceLog : "========= ERROR SUMMARY: 0 errors\n";
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "data_race");
+  EXPECT_TRUE(Has(v.message, "a race in shared memory")) << v.message;
+}
+
+TEST_F(JudgeTest, WrongValuesWithARaceBehindThemNameTheRaceFirst) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default" && call.tool.empty()) a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.sanitizer_log = call.tool == "racecheck" ? kRaceLog : "========= ERROR SUMMARY: 0 errors\n";
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "data_race");
+  EXPECT_EQ(v.message.rfind("a race in shared memory", 0), 0u) << v.message;
+  EXPECT_TRUE(Has(v.message, "What came out:\nwrong result in case")) << v.message;
+}
+
+// A racecheck that cannot run is no explanation of wrong values: they stay the student's failure,
+// not a grader error.
+TEST_F(JudgeTest, WrongValuesWhenRacecheckCannotRunStayWrongValues) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default" && call.tool.empty()) a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_FALSE(Has(v.message, "compute-sanitizer")) << v.message;
+}
+
+// On the CPU backend, wrong values that also change with the thread order are put down to the race.
+TEST_F(JudgeTest, WrongValuesThatChangeWithTheThreadOrderAreARace) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default")
+      a.values = call.order == "reverse" ? CaseAnswer::Values::kUlpOff : CaseAnswer::Values::kWrong;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
+  EXPECT_TRUE(Has(v.message, "What came out:")) << v.message;
+}
+
+// A crash in another thread order is its own finding, not a race.
+TEST_F(JudgeTest, ACrashInAnotherThreadOrderIsACrash) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.order == "reverse") a.status = "";
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.done = call.order != "reverse" || call.mode == "--record";
+    if (!p.done) p.signal = 11;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
+  EXPECT_EQ(v.cause, "crashed");
+  EXPECT_EQ(v.message.rfind("with threads run in reverse order: ", 0), 0u) << v.message;
 }
 
 }  // namespace

@@ -55,17 +55,17 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   const ToleranceModel model =
       flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, *r.ex);
   const std::string& executable = env.builds.at(flavour).executable;
-  std::string status;
-  bool values_wrong = false;
-  const std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour,
-                                           executable, status, values_wrong);
-  if (failure.empty()) return std::nullopt;
-  if (diagnose_races && values_wrong) {
-    const std::string race =
-        RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
-    if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
+  const Finding failure =
+      FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour, executable);
+  if (failure.passed()) return std::nullopt;
+  if (diagnose_races && failure.cause == kWrongResultCause) {
+    Finding race = RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
+    if (!race.passed()) {
+      race.message += "\n\nWhat came out:\n" + failure.message;
+      return Verdict(*r.ex, std::move(race));
+    }
   }
-  return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
+  return Verdict(*r.ex, failure);
 }
 
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
@@ -124,14 +124,11 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
       const std::vector<HarnessRun> parts =
           RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
                       SanitizerOptions(open.front()->run.id, tool, true), groups);
-      std::string status;
-      if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
+      if (parts.front().done && SanitizerFinding(parts.front(), tool).passed()) continue;
     }
     for (MatmulRun* r : open) {
-      std::string status;
-      const std::string finding =
-          SanitizerFailure(env, r->run, r->cases, executable, r->dir, status, {tool});
-      if (!finding.empty()) r->verdict = Verdict(*r->ex, status, finding);
+      Finding finding = SanitizerFailure(env, r->run, r->cases, executable, r->dir, {tool});
+      if (!finding.passed()) r->verdict = Verdict(*r->ex, std::move(finding));
     }
   }
 }
@@ -140,20 +137,23 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
 void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   const std::string& executable = env.builds.at(Flavour::kDefault).executable;
   for (MatmulRun* r : StillOpen(runs)) {
-    std::string status;
-    const RaceFinding failure =
-        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
-    if (!failure.message.empty()) r->verdict = Verdict(*r->ex, status, failure.message);
+    Finding failure =
+        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, &r->notes);
+    if (!failure.passed()) r->verdict = Verdict(*r->ex, std::move(failure));
   }
 }
 
 void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   for (MatmulRun* r : StillOpen(runs)) {
-    ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
-    verdict.notes = r->notes;
-    const std::string technique = TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward,
-                                                   verdict.notes, verdict.unchecked);
-    r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
+    std::vector<std::string> notes = r->notes;
+    bool unchecked = false;
+    ExerciseVerdict verdict = Verdict(
+        *r->ex, TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, notes, unchecked));
+    if (verdict.passed()) {  // what could not be checked matters to a pass only
+      verdict.notes = std::move(notes);
+      verdict.unchecked = unchecked;
+    }
+    r->verdict = std::move(verdict);
   }
 }
 
@@ -179,7 +179,8 @@ std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>
 
 // An exercise with parameter sets: the first set that failed decides, and says which it was.
 ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs) {
-  ExerciseVerdict verdict = Verdict(ex, "grader_error", "the exercise was not run");
+  ExerciseVerdict verdict =
+      Verdict(ex, {GradeStatus::kGraderError, "not_run", "the exercise was not run"});
   std::size_t set = 0;
   for (const MatmulRun& r : runs) {
     if (r.ex != &ex) continue;

@@ -81,16 +81,15 @@ ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
   outcome.id = v.id;
   outcome.notes = v.notes;
   outcome.unchecked = v.unchecked;
-  if (v.status == "technique") {
+  if (v.cause == kTechniqueCause && v.status == GradeStatus::kFailed) {
     outcome.flavours = {{"default", GradeStatus::kPassed, "", ""},
                         {"nofma", GradeStatus::kPassed, "", ""}};
     outcome.technique_failure = v.message;
     return outcome;
   }
-  const GradeStatus status = ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
-  const bool passed = status == GradeStatus::kPassed;
-  outcome.flavours = {{"default", status, v.message, v.cause},
-                      {"nofma", status, passed ? "" : v.message, passed ? "" : v.cause}};
+  const bool passed = v.passed();
+  outcome.flavours = {{"default", v.status, v.message, v.cause},
+                      {"nofma", v.status, passed ? "" : v.message, passed ? "" : v.cause}};
   return outcome;
 }
 
@@ -110,8 +109,8 @@ ExerciseResult GivenResult(const Exercise& ex, const ExerciseVerdict& v) {
   ExerciseResult r;
   r.id = ex.id;
   r.title = ex.title + " [given, not scored]";
-  r.status = v.status == "technique" ? GradeStatus::kPassed
-                                     : ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
+  // Given code is shown as passed when its values were right, whatever its technique.
+  r.status = v.cause == kTechniqueCause ? GradeStatus::kPassed : v.status;
   r.message = v.message;
   r.notes = v.notes;
   r.cause = v.cause;
@@ -209,8 +208,10 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     const ExerciseVerdict verdict =
         grader_fault.empty()
             ? verdicts[i]
-            : Verdict(ex, "grader_error", "the grader could not run: " + grader_fault, "toolchain");
-    Say(request, "exercise " + ex.id + ": " + verdict.status);
+            : Verdict(ex, {GradeStatus::kGraderError, "toolchain",
+                           "the grader could not run: " + grader_fault});
+    Say(request, "exercise " + ex.id + ": " +
+                     (verdict.cause == kTechniqueCause ? kTechniqueCause : ToString(verdict.status)));
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {
       result.exercises.push_back(GivenResult(ex, verdict));

@@ -54,6 +54,13 @@ struct TimingAnswer {
   bool right_outputs = true;  // the timed outputs: the product of the next input set
 };
 
+// What the script answers for one call of a query exercise (a case with "params").
+struct QueryAnswer {
+  std::string status = "ok";  // "" writes no line for the call
+  std::string error, detail;
+  json values = json::object();  // {"name": {"student": ..., "expected": ...}}
+};
+
 // How the whole process ends, and what else it leaves.
 struct ProcessAnswer {
   bool starts = true;
@@ -72,6 +79,8 @@ class ScriptedHarness : public ProcessRunner {
     p.sanitizer_log = "========= ERROR SUMMARY: 0 errors\n";
     return p;
   };
+  std::function<QueryAnswer(const HarnessCall&, const json& params)> on_query =
+      [](const HarnessCall&, const json&) { return QueryAnswer{}; };
   std::function<TimingAnswer(const HarnessCall&)> on_timing = [](const HarnessCall&) {
     return TimingAnswer{};
   };
@@ -104,6 +113,19 @@ class ScriptedHarness : public ProcessRunner {
     std::ofstream out(command.argv.at(request + 1));
     for (const json& c : req.at("cases")) {
       const std::string id = c.at("id");
+      if (c.contains("params")) {
+        const QueryAnswer answer = on_query(call, c["params"]);
+        if (!answer.status.empty())
+          out << json({{"type", "case"},
+                       {"id", id},
+                       {"status", answer.status},
+                       {"error", answer.error},
+                       {"detail", answer.detail},
+                       {"values", answer.values}})
+                     .dump()
+              << "\n";
+        continue;
+      }
       if (call.mode == "--record") {
         std::ofstream(dir + id + ".plan") << "plan";
         continue;
@@ -124,7 +146,7 @@ class ScriptedHarness : public ProcessRunner {
       if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
-    if (!req.at("timing").is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
+    if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
     if (process.done)
       out << R"({"type": "done"})"
           << "\n";

@@ -17,6 +17,15 @@ namespace labkit {
 
 namespace {
 
+// Right values, not by the technique the exercise teaches.
+Finding TechniqueFinding(std::string message) {
+  return {GradeStatus::kFailed, kTechniqueCause, std::move(message)};
+}
+
+}  // namespace
+
+namespace {
+
 // The kernels of the student's files that read __constant__ memory, from their PTX.
 const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
   if (!env.constant_readers && env.constant_readers_error.empty()) {
@@ -82,16 +91,23 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
 
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
 // by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
-// "" when the counts satisfy the rule. The case's values are checked too, so the counted run is
-// the real product. `why_not` is set when a GPU could not be counted here (no permission to read
-// its counters): the caller then falls back on what the kernels declare.
-std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                            const std::string& dir, std::string& why_not) {
+// passed when the counts satisfy the rule. The case's values are checked too, so the counted run
+// is the real product; a fault of the kit's there (no way to build, a harness that failed on its
+// own) is a grader error, not the student's technique. `why_not` is set when a GPU could not be
+// counted here (no permission to read its counters): the caller then falls back on what the
+// kernels declare.
+Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                        const std::string& dir, std::string& why_not) {
   MeasuredTechnique rule = *ex.technique->measured;
   const bool gpu = env.backend != Backend::kCpu;
   const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
+  if (!build.ok && build.stage == "toolchain")
+    return {GradeStatus::kGraderError, "toolchain",
+            "the grader could not build the flavour in which it counts memory accesses: " +
+                build.message};
   if (!build.ok)
-    return "the build in which the grader counts memory accesses failed: " + build.message;
+    return TechniqueFinding("the build in which the grader counts memory accesses failed: " +
+                            build.message);
   MatrixCase c;
   c.id = ex.id + "_counted";
   c.shape = rule.shape;
@@ -109,18 +125,21 @@ std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string
     if (said.empty()) said = LastLine(run.process.output);
     why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
               (said.empty() ? "" : ": " + said) + ")";
-    return "";
+    return {};
   }
-  std::string status;
-  bool values_wrong = false;
-  const std::string failure =
-      FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
-                   build.executable, status, values_wrong);
-  if (!failure.empty())
-    return "in the build in which the grader counts memory accesses: " + failure;
+  Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
+                                 build.executable);
+  const std::string where = "in the build in which the grader counts memory accesses: ";
+  if (failure.status == GradeStatus::kGraderError) {
+    failure.message = where + failure.message;
+    return failure;
+  }
+  if (!failure.passed()) return TechniqueFinding(where + failure.message);
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
   if (gpu) rule.executes_barrier.reset();
-  return CheckMeasuredTechnique(rule, run.cases.front().launches);
+  const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
+  if (counted.empty()) return {};
+  return TechniqueFinding(counted);
 }
 
 // Whether `t` names anything read from ptxas's report of what a kernel declares.
@@ -133,25 +152,26 @@ bool ChecksDeclarations(const Technique& t) {
 
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.
-std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                             const std::string& dir, const HarnessRun& run,
-                             std::vector<std::string>& notes, bool& unchecked) {
-  if (ex.kernel.empty()) return "";  // a host-side exercise
+Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                         const std::string& dir, const HarnessRun& run,
+                         std::vector<std::string>& notes, bool& unchecked) {
+  if (ex.kernel.empty()) return {};  // a host-side exercise
   const std::string host_work = HostTransferFailure(ex.function, run.cases);
-  if (!host_work.empty()) return host_work;
+  if (!host_work.empty()) return TechniqueFinding(host_work);
   std::vector<std::string> launched;
   for (const CaseRun& c : run.cases)
     for (const LaunchInfo& l : c.launches)
       if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
         launched.push_back(l.kernel);
   if (launched.empty())
-    return ex.function +
-           " launched no kernel: the product must be computed on the GPU by a kernel "
-           "launched from " +
-           ex.function + " (" + ex.kernel + " in the starter).";
-  if (!ex.technique) return "";
+    return TechniqueFinding(ex.function +
+                            " launched no kernel: the product must be computed on the GPU by a "
+                            "kernel launched from " +
+                            ex.function + " (" + ex.kernel + " in the starter).");
+  if (!ex.technique) return {};
+  const std::string not_taught = "not with the technique this exercise teaches: ";
   const std::string launch = LaunchFailure(ex, run);
-  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch;
+  if (!launch.empty()) return TechniqueFinding(not_taught + launch);
   if (ex.technique->reads_constant && *ex.technique->reads_constant) {
     std::string why_not;
     const std::set<std::string>* readers = ConstantReaders(env, why_not);
@@ -160,9 +180,10 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
       unchecked = true;
     } else if (std::none_of(launched.begin(), launched.end(),
                             [&](const std::string& k) { return readers->count(k) > 0; })) {
-      return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
-             " reads no __constant__ variable. Keep the block side in a `__constant__ int`, set "
-             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
+      return TechniqueFinding(not_taught + DemangleSymbol(launched.front()) +
+                              " reads no __constant__ variable. Keep the block side in a "
+                              "`__constant__ int`, set it with cudaMemcpyToSymbol before the "
+                              "launch, and read it in the kernel");
     }
   }
   // What the kernels did replaces what they declare: the shared memory they use (static or
@@ -171,8 +192,9 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
   Technique declared = *ex.technique;
   if (ex.technique->measured) {
     std::string why_not;
-    const std::string measured = MeasuredFailure(env, ex, run_id, dir, why_not);
-    if (!measured.empty()) return "not with the technique this exercise teaches: " + measured;
+    Finding measured = MeasuredFailure(env, ex, run_id, dir, why_not);
+    if (measured.cause == kTechniqueCause) measured.message = not_taught + measured.message;
+    if (!measured.passed()) return measured;
     if (why_not.empty()) {
       declared.min_static_shared_bytes.reset();
       if (env.backend == Backend::kCpu) declared.uses_barrier.reset();
@@ -180,22 +202,22 @@ std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::strin
       notes.push_back("technique judged from what the kernels declare: " + why_not);
     }
   }
-  if (!ChecksDeclarations(declared)) return "";
+  if (!ChecksDeclarations(declared)) return {};
   if (!env.resources) {
     notes.push_back("technique not checked: " + env.resources_error);
     unchecked = true;
-    return "";
+    return {};
   }
   std::string first_failure;
   for (const std::string& kernel : launched) {
     const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
-    if (failure.empty()) return "";
+    if (failure.empty()) return {};
     if (first_failure.empty()) first_failure = failure;
   }
   std::string names;
   for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
-  return "not with the technique this exercise teaches: " + ex.function + " launched " + names +
-         ", and " + first_failure;
+  return TechniqueFinding(not_taught + ex.function + " launched " + names + ", and " +
+                          first_failure);
 }
 
 }  // namespace labkit
