@@ -120,7 +120,7 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
   }
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
   request.thread_sanitizer = options.thread_sanitizer;
-  if (options.thread_sanitizer && request.backend != Backend::kCpu)
+  if (options.thread_sanitizer && !Traits(request.backend).thread_sanitizer)
     std::cerr << "labgrade: --tsan applies to the CPU backend only; on a GPU, "
                  "compute-sanitizer racecheck looks for races instead\n";
 

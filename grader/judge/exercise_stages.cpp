@@ -14,7 +14,7 @@ namespace {
 
 HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
   HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
-  options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
+  options.exact_layout = Traits(env.backend).exact_allocations;
   return options;
 }
 
@@ -211,7 +211,7 @@ std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exe
   // may share processes, as a pass there needs this pass too.
   FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
   FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
-  if (env.backend == Backend::kCpu)
+  if (Traits(env.backend).races_by_thread_order)
     ThreadOrderStage(env, runs);
   else
     SanitizerStage(env, runs);

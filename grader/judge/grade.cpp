@@ -45,7 +45,7 @@ void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string&
     return;
   }
   env.resources = std::move(*report);
-  if (env.backend == Backend::kCpu) {
+  if (Traits(env.backend).models_the_gpu) {
     env.kernels_json = env.work_dir + "/kernels.json";
     const Status written =
         WriteUntrustedFile(env.kernels_json, ToEmulatorJson(*env.resources).dump(1));
@@ -180,7 +180,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
                       request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
   }
-  if (request.thread_sanitizer && request.backend == Backend::kCpu &&
+  if (request.thread_sanitizer && Traits(request.backend).thread_sanitizer &&
       env.builds[Flavour::kDefault].ok) {
     Say(request, "building (ThreadSanitizer flavour)");
     env.builds[Flavour::kThreadSanitizer] =
@@ -222,7 +222,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   SpeedOutcome speed;
   if (grader_fault.empty()) {
-    if (spec.speed && request.backend == Backend::kGpu) Say(request, "timing");
+    if (spec.speed && Traits(request.backend).times_kernels) Say(request, "timing");
     speed = GradeSpeed(env, speed_exercise_passed);
   } else {
     speed.kind = SpeedMeasurement::Kind::kNotMeasured;
@@ -244,7 +244,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   }
   if (grader_fault.empty())
     result.device = env.device_line.is_object() ? DeviceFrom(env.device_line) : ProbeDevice(env);
-  if (request.backend == Backend::kCpu && !result.device.name.empty())
+  if (Traits(request.backend).models_the_gpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
   MakeTextValid(result);
   result.execution_time_seconds =

@@ -173,7 +173,7 @@ Finding RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
                               const std::vector<MatrixCase>& cases, const HarnessRun& forward,
                               const std::string& executable, const std::string& dir) {
   const Finding race =
-      env.backend == Backend::kCpu
+      Traits(env.backend).races_by_thread_order
           ? CpuRaceFailure(env, ex, cases, forward, executable, dir, nullptr)
           : SanitizerFailure(env, ex, cases, executable, dir + "/race", {"racecheck"});
   if (race.cause == kThreadOrderCause || race.cause == kDataRaceCause) return race;

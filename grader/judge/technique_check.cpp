@@ -99,8 +99,9 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
 Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
                         const std::string& dir, std::string& why_not) {
   MeasuredTechnique rule = *ex.technique->measured;
-  const bool gpu = env.backend != Backend::kCpu;
-  const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
+  const BackendTraits& backend = Traits(env.backend);
+  const bool emulated = backend.counts_in_counting_build;
+  const BuildOutcome& build = emulated ? CountingBuild(env) : env.builds.at(Flavour::kDefault);
   if (!build.ok && build.stage == "toolchain")
     return {GradeStatus::kGraderError, "toolchain",
             "the grader could not build the flavour in which it counts memory accesses: " +
@@ -117,10 +118,10 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const std::vector<MatrixCase> cases = {c};
   // The counts are of the replayed kernels, on the real inputs.
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
-  options.count_accesses = !gpu;
-  options.gpu_counters = gpu;
+  options.count_accesses = emulated;
+  options.gpu_counters = !emulated;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
-  if (gpu && !run.counted) {
+  if (!emulated && !run.counted) {
     std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
     if (said.empty()) said = LastLine(run.process.output);
     why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
@@ -136,7 +137,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   }
   if (!failure.passed()) return TechniqueFinding(where + failure.message);
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
-  if (gpu) rule.executes_barrier.reset();
+  if (!backend.counts_barriers) rule.executes_barrier.reset();
   const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
   if (counted.empty()) return {};
   return TechniqueFinding(counted);
@@ -197,7 +198,7 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
     if (!measured.passed()) return measured;
     if (why_not.empty()) {
       declared.min_static_shared_bytes.reset();
-      if (env.backend == Backend::kCpu) declared.uses_barrier.reset();
+      if (Traits(env.backend).counts_barriers) declared.uses_barrier.reset();
     } else {
       notes.push_back("technique judged from what the kernels declare: " + why_not);
     }
