@@ -56,7 +56,9 @@ struct FlavourOutcome {
 
 struct ExerciseOutcome {
   std::string id;
-  std::vector<FlavourOutcome> flavours;  // both builds; an empty list scores as "not run"
+  // The builds that ran (a failure in the default build leaves the other unrun); an empty list
+  // scores as "not run".
+  std::vector<FlavourOutcome> flavours;
   std::string technique_failure;         // "" when the technique checks held (or none apply)
   std::vector<std::string> notes;        // checks that could not run here, said plainly
   bool unchecked = false;                // a check that decides points could not run here

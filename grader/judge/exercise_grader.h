@@ -64,6 +64,12 @@ struct ExerciseVerdict : Finding {
   std::vector<std::string> notes;  // checks that could not run here, said plainly
   // A check that decides points (the technique) could not run here: a pass is not final.
   bool unchecked = false;
+  // The build the deciding check ran on: kNoFma when the default build passed and the one without
+  // fused multiply-add failed (its build or its cases); kDefault for every other check.
+  Flavour flavour = Flavour::kDefault;
+  // The builds whose cases ran (a failure in the default build leaves the other unrun); empty
+  // where builds do not apply (a query exercise, the kit's own fault): the default build alone.
+  std::vector<Flavour> builds_run;
 };
 
 ExerciseVerdict Verdict(const Exercise& exercise, Finding finding);

@@ -32,6 +32,7 @@ struct MatmulRun {
   HarnessRun forward;                      // the default build's run, once it passed
   std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
   std::vector<std::string> notes;
+  std::vector<Flavour> builds_run;  // the builds whose stage this run reached
 };
 
 std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
@@ -89,8 +90,10 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   }
   for (MatmulRun* run : runs) {
     MatmulRun& r = *run;
+    r.builds_run.push_back(flavour);
     if (!build.ok) {
       r.verdict = BuildFailureVerdict(*r.ex, build);
+      r.verdict->flavour = flavour;
       continue;
     }
     HarnessRun harness_run;
@@ -102,6 +105,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
                                CaseRunOptions(env, r.run), r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
         r.verdict = std::move(*failed);
+        r.verdict->flavour = flavour;
         continue;
       }
     }
@@ -185,6 +189,7 @@ ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs
   for (const MatmulRun& r : runs) {
     if (r.ex != &ex) continue;
     verdict = *r.verdict;
+    verdict.builds_run = r.builds_run;
     if (!verdict.passed()) {
       if (!ex.params.empty())
         verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;

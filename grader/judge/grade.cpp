@@ -76,23 +76,6 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
       RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
 }
 
-ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
-  ExerciseOutcome outcome;
-  outcome.id = v.id;
-  outcome.notes = v.notes;
-  outcome.unchecked = v.unchecked;
-  if (v.cause == kTechniqueCause && v.status == GradeStatus::kFailed) {
-    outcome.flavours = {{"default", GradeStatus::kPassed, "", ""},
-                        {"nofma", GradeStatus::kPassed, "", ""}};
-    outcome.technique_failure = v.message;
-    return outcome;
-  }
-  const bool passed = v.passed();
-  outcome.flavours = {{"default", v.status, v.message, v.cause},
-                      {"nofma", v.status, passed ? "" : v.message, passed ? "" : v.cause}};
-  return outcome;
-}
-
 SpeedMeasurement ToMeasurement(const SpeedOutcome& s) {
   SpeedMeasurement m;
   m.kind = s.kind;
@@ -133,6 +116,30 @@ void MakeTextValid(GradeResult& result) {
 }
 
 }  // namespace
+
+ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
+  ExerciseOutcome outcome;
+  outcome.id = v.id;
+  outcome.notes = v.notes;
+  outcome.unchecked = v.unchecked;
+  if (v.cause == kTechniqueCause && v.status == GradeStatus::kFailed) {
+    outcome.flavours = {{ToString(Flavour::kDefault), GradeStatus::kPassed, "", ""},
+                        {ToString(Flavour::kNoFma), GradeStatus::kPassed, "", ""}};
+    outcome.technique_failure = v.message;
+    return outcome;
+  }
+  // Each build that ran: the one the deciding check failed on carries the failure, the others
+  // passed; a build that never ran (after the default build failed) is left out.
+  const std::vector<Flavour> builds =
+      v.builds_run.empty() ? std::vector<Flavour>{Flavour::kDefault} : v.builds_run;
+  for (Flavour build : builds) {
+    if (!v.passed() && build == v.flavour)
+      outcome.flavours.push_back({ToString(build), v.status, v.message, v.cause});
+    else
+      outcome.flavours.push_back({ToString(build), GradeStatus::kPassed, "", ""});
+  }
+  return outcome;
+}
 
 std::string SubmissionFolder(const std::string& dir) {
   fs::path path = fs::absolute(dir).lexically_normal();
