@@ -293,16 +293,26 @@ TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
 }
 
 // A race hazard after racecheck: the race is the cause, and the wrong values follow it.
-const char kRaceLog[] =
-    "========= Error: Race reported between Write access at tiled+0x10\n"
-    "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+// A process whose racecheck log reports a hazard; memcheck finds nothing.
+ProcessAnswer RacecheckFindsAHazard(const HarnessCall& call) {
+  ProcessAnswer p;
+  p.sanitizer_log = call.tool == "racecheck"
+                        ? "========= Error: Race reported between Write access at tiled+0x10\n"
+                          "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
+                        : "========= ERROR SUMMARY: 0 errors\n";
+  return p;
+}
+
+// Wrong values from the default build's own runs (not the sanitizers' nor other thread orders').
+CaseAnswer WrongInTheDefaultBuild(const HarnessCall& call, const std::string&) {
+  CaseAnswer a;
+  if (call.build == "default" && call.tool.empty() && call.order.empty())
+    a.values = CaseAnswer::Values::kWrong;
+  return a;
+}
 
 TEST_F(JudgeTest, GpuBackendRacecheckFindingIsADataRace) {
-  harness_.on_process = [](const HarnessCall& call) {
-    ProcessAnswer p;
-    p.sanitizer_log = call.tool == "racecheck" ? kRaceLog : "========= ERROR SUMMARY: 0 errors\n";
-    return p;
-  };
+  harness_.on_process = RacecheckFindsAHazard;
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "data_race");
@@ -310,16 +320,8 @@ TEST_F(JudgeTest, GpuBackendRacecheckFindingIsADataRace) {
 }
 
 TEST_F(JudgeTest, WrongValuesWithARaceBehindThemNameTheRaceFirst) {
-  harness_.on_case = [](const HarnessCall& call, const std::string&) {
-    CaseAnswer a;
-    if (call.build == "default" && call.tool.empty()) a.values = CaseAnswer::Values::kWrong;
-    return a;
-  };
-  harness_.on_process = [](const HarnessCall& call) {
-    ProcessAnswer p;
-    p.sanitizer_log = call.tool == "racecheck" ? kRaceLog : "========= ERROR SUMMARY: 0 errors\n";
-    return p;
-  };
+  harness_.on_case = WrongInTheDefaultBuild;
+  harness_.on_process = RacecheckFindsAHazard;
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "data_race");
@@ -330,11 +332,7 @@ TEST_F(JudgeTest, WrongValuesWithARaceBehindThemNameTheRaceFirst) {
 // A racecheck that cannot run is no explanation of wrong values: they stay the student's failure,
 // not a grader error.
 TEST_F(JudgeTest, WrongValuesWhenRacecheckCannotRunStayWrongValues) {
-  harness_.on_case = [](const HarnessCall& call, const std::string&) {
-    CaseAnswer a;
-    if (call.build == "default" && call.tool.empty()) a.values = CaseAnswer::Values::kWrong;
-    return a;
-  };
+  harness_.on_case = WrongInTheDefaultBuild;
   harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
