@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "datasets.h"
+#include "device_line.h"
 #include "exercise_grader.h"
 #include "report_lines.h"
 #include "resource_report.h"
@@ -53,26 +54,13 @@ void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string&
   }
 }
 
-// The harness's own words on the device (first exercise run that reported one).
-DeviceInfo DeviceFrom(const nlohmann::json& line) {
-  DeviceInfo d;
-  if (!line.is_object()) return d;
-  d.name = TextField(line, "name");
-  d.driver = TextField(line, "driver");
-  d.runtime = TextField(line, "runtime");
-  d.cc = TextField(line, "cc");
-  d.sm_clock_mhz = static_cast<int>(IntegerField(line, "sm_clock_mhz", 0));
-  d.mem_clock_mhz = static_cast<int>(IntegerField(line, "mem_clock_mhz", 0));
-  return d;
-}
-
 DeviceInfo ProbeDevice(GradeEnv& env) {
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   if (!build.ok) return {};
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
   options.timeout_seconds = env.spec.limits.RunSeconds();
-  return DeviceFrom(
+  return DeviceFromLine(
       RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
 }
 
@@ -250,7 +238,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     result.exercises.push_back(fault);
   }
   if (grader_fault.empty())
-    result.device = env.device_line.is_object() ? DeviceFrom(env.device_line) : ProbeDevice(env);
+    result.device = env.device_line.is_object() ? DeviceFromLine(env.device_line) : ProbeDevice(env);
   if (Traits(request.backend).models_the_gpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
   MakeTextValid(result);
