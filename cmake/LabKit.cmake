@@ -2,13 +2,24 @@
 # labkit_write_manifest(): the JSON file that tells labgrade where every built piece is, and the
 # target `labkit_grading`: everything labgrade needs to grade, without the tests (`./kit check`).
 
-# add_lab(<id> [SOURCES file...]) from labs/<id>/CMakeLists.txt. Builds the lab's harness (its
-# harness.cu, plus SOURCES where the lab splits its checks into several files) for each backend
-# and registers the lab's tests: starter in sync with the solution, the solution graded in full
-# and the starter failing cleanly on the CPU backend, and the same on a GPU (label gpu).
+# add_lab(<id> [DIR folder] [SOLUTION folder] [SOURCES file...]) from labs/<id>/CMakeLists.txt.
+# Builds the lab's harness (its harness.cu, plus SOURCES where the lab splits its checks into
+# several files) for each backend and registers the lab's tests: the solution graded in full on
+# the CPU backend and on a GPU (label gpu) and, when the lab has a starter (starter/<id>), the
+# starter in sync with the solution and failing cleanly. DIR: the lab's folder when it is not the
+# calling one (a test's fixture lab); SOLUTION: the solution's folder when it is not
+# solutions/<id>. Relative folders are taken from the calling CMakeLists.txt's.
 function(add_lab id)
-  cmake_parse_arguments(arg "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(arg "" "DIR;SOLUTION" "SOURCES" ${ARGN})
   set(lab_dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(arg_DIR)
+    get_filename_component(lab_dir ${arg_DIR} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
+  set(solution_dir ${PROJECT_SOURCE_DIR}/solutions/${id})
+  if(arg_SOLUTION)
+    get_filename_component(solution_dir ${arg_SOLUTION} ABSOLUTE BASE_DIR
+                           ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
   set(harness_sources ${lab_dir}/harness.cu)
   foreach(source IN LISTS arg_SOURCES)
     list(APPEND harness_sources ${lab_dir}/${source})
@@ -28,18 +39,22 @@ function(add_lab id)
     set_property(GLOBAL APPEND PROPERTY LABKIT_GRADING_TARGETS lab_${id}_harness_emu)
   endif()
   set_property(GLOBAL APPEND PROPERTY LABKIT_LABS ${id})
+  # Where labgrade finds the lab's lab.yaml and header (Manifest::LabDir).
+  set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_LAB_DIRS "\"${id}\": \"${lab_dir}\",")
   set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_GPU_LIBS "${_gpu_libs}")
   set_property(GLOBAL APPEND_STRING PROPERTY LABKIT_EMU_LIBS "${_emu_libs}")
 
   if(LABKIT_BUILD_TESTS)
-    labkit_add_lab_tests(${id})
+    labkit_add_lab_tests(${id} ${solution_dir})
   endif()
 endfunction()
 
-function(labkit_add_lab_tests id)
-  set(src ${PROJECT_SOURCE_DIR})
-  add_test(NAME ${id}.starter_in_sync
-           COMMAND labgrade starter ${id} --check)
+function(labkit_add_lab_tests id solution_dir)
+  set(starter_dir ${PROJECT_SOURCE_DIR}/starter/${id})
+  if(EXISTS ${starter_dir})
+    add_test(NAME ${id}.starter_in_sync
+             COMMAND labgrade starter ${id} --check)
+  endif()
   set(backends)
   if(LABKIT_WITH_EMU)
     list(APPEND backends cpu)
@@ -48,15 +63,19 @@ function(labkit_add_lab_tests id)
     list(APPEND backends gpu)
   endif()
   foreach(backend IN LISTS backends)
+    set(tests ${id}.solution_full_marks_${backend})
     add_test(NAME ${id}.solution_full_marks_${backend}
-             COMMAND labgrade check ${id} --src ${src}/solutions/${id} --backend ${backend}
+             COMMAND labgrade check ${id} --src ${solution_dir} --backend ${backend}
                      --require full)
-    add_test(NAME ${id}.starter_fails_cleanly_${backend}
-             COMMAND labgrade check ${id} --src ${src}/starter/${id} --backend ${backend}
-                     --require given-only)
+    if(EXISTS ${starter_dir})
+      list(APPEND tests ${id}.starter_fails_cleanly_${backend})
+      add_test(NAME ${id}.starter_fails_cleanly_${backend}
+               COMMAND labgrade check ${id} --src ${starter_dir} --backend ${backend}
+                       --require given-only)
+    endif()
     # 77: labgrade's "no GPU here", so a machine without one reports these as skipped.
-    set_tests_properties(${id}.solution_full_marks_${backend} ${id}.starter_fails_cleanly_${backend}
-                         PROPERTIES LABELS "${backend};lab" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    set_tests_properties(${tests} PROPERTIES LABELS "${backend};lab" SKIP_RETURN_CODE 77
+                                             TIMEOUT 900)
     if(backend STREQUAL "gpu")
       # Full marks include the speed points, timed against the references: nothing else may
       # share the GPU meanwhile.
@@ -69,6 +88,8 @@ endfunction()
 function(labkit_write_manifest)
   get_property(gpu_libs GLOBAL PROPERTY LABKIT_GPU_LIBS)
   get_property(emu_libs GLOBAL PROPERTY LABKIT_EMU_LIBS)
+  get_property(lab_dirs GLOBAL PROPERTY LABKIT_LAB_DIRS)
+  string(REGEX REPLACE ",$" "" lab_dirs "${lab_dirs}")
   string(REGEX REPLACE ",$" "" gpu_libs "${gpu_libs}")
   string(REGEX REPLACE ",$" "" emu_libs "${emu_libs}")
   set(nvcc "")
@@ -113,7 +134,8 @@ function(labkit_write_manifest)
   \"common_include\": \"${PROJECT_SOURCE_DIR}/common/include\",
   \"harness_include\": \"${PROJECT_SOURCE_DIR}/common/harness\",
   \"gpu_libs\": {${gpu_libs}},
-  \"emu_libs\": {${emu_libs}}
+  \"emu_libs\": {${emu_libs}},
+  \"lab_dirs\": {${lab_dirs}}
 }
 ")
 endfunction()

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "device_line.h"
 #include "diagnostic_case.h"
 #include "matmul_harness.h"
 #include "occupancy_probe.h"
@@ -68,19 +69,6 @@ json outcome_json(const labkit::CaseOutcome& o) {
         {{"call", t.call}, {"kind", labkit::TransferKindName(t.kind)}, {"bytes", t.bytes}});
   j["transfers"] = transfers;
   return j;
-}
-
-json device_json(const labkit::DeviceInfo& d) {
-  return {{"type", "device"},
-          {"backend", d.backend},
-          {"name", d.name},
-          {"cc", d.compute_capability},
-          {"driver", d.driver},
-          {"runtime", d.runtime},
-          {"sm_clock_mhz", d.sm_clock_mhz},
-          {"mem_clock_mhz", d.mem_clock_mhz},
-          {"multiprocessors", d.multiprocessors},
-          {"l2_bytes", d.l2_bytes}};
 }
 
 // The exercise field is "<id>" or "<id>?<name>=<value>&...": a matmul exercise run with those
@@ -363,7 +351,7 @@ int main(int argc, char** argv) {
       out.line({{"type", "error"}, {"detail", "unknown exercise '" + ref.id + "'"}});
       return 3;
     }
-    out.line(device_json(labkit::query_device()));
+    out.line(labkit::DeviceLine(labkit::query_device()));
     const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
                                                                       : labkit::Layout::kGuarded;
     if (query != nullptr) {

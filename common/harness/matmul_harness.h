@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "device_info.h"
 #include "launch_log.h"
 #include "replay_executor.h"
 #include "transfer_log.h"
@@ -36,18 +37,6 @@ std::vector<MatmulExercise> lab_exercises();
 enum class Layout {
   kGuarded,  // each matrix inside one allocation with guard zones before and after
   kExact,    // each matrix its own allocation of exactly its size (for memory checkers)
-};
-
-struct DeviceInfo {
-  std::string backend;  // "gpu" or "cpu"
-  std::string name;
-  std::string compute_capability;
-  std::string driver;
-  std::string runtime;
-  int sm_clock_mhz = 0;
-  int mem_clock_mhz = 0;
-  int multiprocessors = 0;
-  long long l2_bytes = 0;
 };
 
 // How a run calls the student's code (docs/THREAT_MODEL.md): directly (host-side exercises, and

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "batch.h"
@@ -23,10 +24,14 @@ using namespace labkit;
 namespace {
 
 std::string AvailableLabs(const Manifest& manifest) {
-  std::string labs;
+  std::set<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(manifest.source_dir + "/labs", ec))
-    if (fs::exists(entry.path() / "lab.yaml")) labs += " " + entry.path().filename().string();
+    if (fs::exists(entry.path() / "lab.yaml")) names.insert(entry.path().filename().string());
+  for (const auto& [lab, dir] : manifest.lab_dirs)
+    if (fs::exists(dir + "/lab.yaml")) names.insert(lab);
+  std::string labs;
+  for (const std::string& name : names) labs += " " + name;
   return labs.empty() ? " (none)" : labs;
 }
 
@@ -115,7 +120,7 @@ int Check(const Manifest& manifest, const CheckCommand& options) {
   }
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
   request.thread_sanitizer = options.thread_sanitizer;
-  if (options.thread_sanitizer && request.backend != Backend::kCpu)
+  if (options.thread_sanitizer && !Traits(request.backend).thread_sanitizer)
     std::cerr << "labgrade: --tsan applies to the CPU backend only; on a GPU, "
                  "compute-sanitizer racecheck looks for races instead\n";
 

@@ -11,7 +11,13 @@
 
 namespace labkit {
 
-const char* ToString(Backend backend) { return backend == Backend::kGpu ? "gpu" : "cpu"; }
+const BackendTraits& Traits(Backend backend) {
+  static const BackendTraits kGpu{"gpu", false, false, false, false, false, false, true};
+  static const BackendTraits kCpu{"cpu", true, true, true, true, true, true, false};
+  return backend == Backend::kGpu ? kGpu : kCpu;
+}
+
+const char* ToString(Backend backend) { return Traits(backend).name; }
 const char* ToString(Flavour flavour) {
   switch (flavour) {
     case Flavour::kDefault:

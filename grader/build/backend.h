@@ -17,6 +17,32 @@ enum class BackendChoice { kAuto, kGpu, kCpu };
 // every load and store calls the emulator, which counts them (emu's labkit_emu/access_counts.h).
 enum class Flavour { kDefault, kNoFma, kThreadSanitizer, kCounting };
 
+// What differs between the backends where a submission is judged, each named for what it changes,
+// so that the judge asks for a property instead of branching on which backend it has.
+struct BackendTraits {
+  const char* name;  // "gpu" or "cpu"
+  // The GPU is the emulator's model: the kernels' resource report is handed to it (its occupancy
+  // API answers from it), and reports say the device was modelled.
+  bool models_the_gpu;
+  // Every allocation already sits in its own guarded block (the emulator checks each access), so
+  // cases run with each matrix in an allocation of its exact size; a GPU keeps the harness's
+  // guard zones around them instead.
+  bool exact_allocations;
+  // Races are found by running the same build with other thread orders between barriers (and
+  // ThreadSanitizer with --tsan); on a GPU by compute-sanitizer racecheck, memcheck beside it.
+  bool races_by_thread_order;
+  bool thread_sanitizer;
+  // technique.measured is counted in a build of its own (Flavour::kCounting), the emulator
+  // counting every access and barrier; on a GPU, Nsight Compute counts the default build's loads
+  // and stores, and has no counter of barriers.
+  bool counts_in_counting_build;
+  bool counts_barriers;
+  // Kernels are timed, so the lab's speed item is measured.
+  bool times_kernels;
+};
+
+const BackendTraits& Traits(Backend backend);
+
 const char* ToString(Backend backend);
 const char* ToString(Flavour flavour);
 

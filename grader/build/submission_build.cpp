@@ -81,9 +81,6 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
     std::vector<std::string> cmd = {manifest_.nvcc, "-c",        "-std=c++17", "-O3",  "-lineinfo",
                                     GpuArchFlag(),  lab_include, "-o",         object, source};
     if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
-    // ptxas's resource report of the kernels that really run, read by the technique checks: one
-    // nvcc run fewer per submission than compiling again for it.
-    if (flavour == Flavour::kDefault) cmd.insert(cmd.begin() + 1, {"-Xptxas", "-v"});
     return cmd;
   }
   std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
@@ -179,7 +176,6 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     return Failure("shadowed_header", shadow);
 
   std::vector<std::string> objects;
-  std::string compiler_output;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
     // Opened the way every file of a submission is (untrusted_file.h): a FIFO would hang the
@@ -207,7 +203,6 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       failed.timed_out = r.timed_out;
       return failed;
     }
-    compiler_output += r.output;
     // symbol_policy.h: only the library calls the labs need, and no library's names defined.
     const std::vector<SymbolRefusal> refused =
         check_symbols_ ? CheckSymbols(object, backend) : std::vector<SymbolRefusal>{};
@@ -242,29 +237,64 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   if (!image.empty())
     return Failure("toolchain", "the grader could not list the program: " + image);
   out.ok = true;
-  out.compiler_output = std::move(compiler_output);
   return out;
 }
 
-std::string SubmissionBuilder::ResourceReportText(const std::string& src_dir, std::string& error) {
+std::string SubmissionBuilder::Ptxas() const {
+  return (fs::path(manifest_.nvcc).parent_path() / "ptxas").string();
+}
+
+Result<std::vector<std::string>> SubmissionBuilder::Ptx(const std::string& src_dir,
+                                                        const std::string& out_dir) {
+  if (ptx_) return *ptx_;
   if (manifest_.nvcc.empty()) {
-    error =
-        "nvcc is not installed here, so kernel resources (shared memory, registers) cannot be read";
-    return "";
+    ptx_ = MakeError(
+        "nvcc is not installed here, so kernel resources (shared memory, registers) cannot be "
+        "read");
+    return *ptx_;
   }
-  std::string text;
-  for (const std::string& file : spec_.student_files) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < spec_.student_files.size(); ++i) {
+    const std::string& file = spec_.student_files[i];
+    files.push_back(out_dir + "/student" + std::to_string(i) + ".ptx");
     Command cmd;
     // The modelled GPU's architecture on the CPU backend, the build's own on the GPU backend.
-    cmd.argv = {manifest_.nvcc,       "-c",      "-std=c++17", "-O3",
-                GpuArchFlag(),        "-Xptxas", "-v",         "-I" + manifest_.LabDir(spec_.id),
-                src_dir + "/" + file, "-o",      "/dev/null"};
+    cmd.argv = {manifest_.nvcc,
+                "-ptx",
+                "-std=c++17",
+                "-O3",
+                ResolveCudaArch(manifest_.cuda_architectures).compute_flag,
+                "-I" + manifest_.LabDir(spec_.id),
+                src_dir + "/" + file,
+                "-o",
+                files.back()};
     cmd.timeout_seconds = spec_.limits.CompileSeconds();
     const ProcessResult r = runner_.Run(cmd);
     if (!r.Succeeded()) {
-      error = file + " does not compile with nvcc:\n" + CappedOutput(r);
-      return "";
+      ptx_ = MakeError(file + " does not compile with nvcc:\n" + CappedOutput(r));
+      return *ptx_;
     }
+  }
+  ptx_ = std::move(files);
+  return *ptx_;
+}
+
+Result<std::string> SubmissionBuilder::ResourceReportText(const std::string& src_dir,
+                                                          const std::string& out_dir) {
+  auto ptx = Ptx(src_dir, out_dir);
+  if (!ptx) return MakeError(ptx.error());
+  // compute_90 -> sm_90: the machine code of the PTX's own architecture.
+  const std::string compute = ResolveCudaArch(manifest_.cuda_architectures).compute_flag;
+  const std::string sm = "-arch=sm_" + compute.substr(compute.find("compute_") + 8);
+  std::string text;
+  for (const std::string& file : *ptx) {
+    Command cmd;
+    cmd.argv = {Ptxas(), "-v", sm, file, "-o", "/dev/null"};
+    cmd.timeout_seconds = spec_.limits.CompileSeconds();
+    const ProcessResult r = runner_.Run(cmd);
+    if (!r.Succeeded()) return MakeError("ptxas failed on the PTX of the submission:\n" + CappedOutput(r));
     text += r.output;
   }
   return text;

@@ -3,6 +3,7 @@
 // (instruction_policy.h), and linked with the lab's prebuilt harness.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "lab_spec.h"
 #include "manifest.h"
 #include "process.h"
+#include "result.h"
 #include "symbol_policy.h"
 
 namespace labkit {
@@ -25,9 +27,6 @@ struct BuildOutcome {
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;
   bool timed_out = false;  // the compiler was stopped at the compile limit
-  // What the compiler printed for a successful build (on the GPU backend's default flavour, with
-  // ptxas's resource report of every kernel).
-  std::string compiler_output;
 };
 
 class SubmissionBuilder {
@@ -45,9 +44,16 @@ class SubmissionBuilder {
   // GradeRequest::check_symbols).
   void set_check_symbols(bool on) { check_symbols_ = on; }
 
-  // `nvcc -Xptxas -v` over the student's files for the modelled GPU; the raw ptxas text, or
-  // empty with `error` set when nvcc is missing or the file does not compile.
-  std::string ResourceReportText(const std::string& src_dir, std::string& error);
+  // The student's files compiled to PTX for the modelled GPU (`nvcc -ptx`), one file each in
+  // `out_dir`, made on first need and kept for the checks after it (which kernels read
+  // __constant__ memory, ptxas's resource report). Errors: nvcc missing, a file that does not
+  // compile.
+  Result<std::vector<std::string>> Ptx(const std::string& src_dir, const std::string& out_dir);
+  // ptxas's report of every kernel's registers, shared memory and barriers (`ptxas -v` on that
+  // PTX). ptxas runs as a process of its own so that its output is the report alone: in an nvcc
+  // run the front end's warnings print into the same stream, and a `#warning` in the student's
+  // file could write a line that reads like ptxas's.
+  Result<std::string> ResourceReportText(const std::string& src_dir, const std::string& out_dir);
 
  private:
   std::vector<std::string> CompileCommand(const std::string& source, const std::string& object,
@@ -59,11 +65,14 @@ class SubmissionBuilder {
   // Why a file named like the lab's interface header in `src_dir` is refused, or "".
   std::string ShadowedHeader(const std::string& src_dir) const;
   std::string GpuArchFlag() const;
+  // ptxas beside the nvcc of the manifest.
+  std::string Ptxas() const;
 
   ProcessRunner& runner_;
   const Manifest& manifest_;
   const LabSpec& spec_;
   bool check_symbols_ = true;
+  std::optional<Result<std::vector<std::string>>> ptx_;  // Ptx()'s answer, once asked
 };
 
 }  // namespace labkit

@@ -156,5 +156,56 @@ TEST(SubmissionBuild, TheKitsArchivesComeBeforeTheStudentsObject) {
   EXPECT_NE(std::find(object, a.end(), "harness.a"), a.end()) << "read again after the object";
 }
 
+// ptxas runs on its own, on the PTX: what the nvcc run printed (a #warning of the student's that
+// reads like ptxas's report) is not part of the report.
+TEST(SubmissionBuild, TheResourceReportIsPtxasOwnOutputAlone) {
+  Folders f;
+  f.manifest.nvcc = "/opt/cuda/bin/nvcc";
+  FakeRunner runner;
+  runner.output_of["/opt/cuda/bin/nvcc"] =
+      "matmul.cu(1): warning #1105-D: #warning directive: ptxas info    : Used 9 registers, "
+      "4096 bytes smem";
+  runner.output_of["/opt/cuda/bin/ptxas"] =
+      "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+      "ptxas info    : Used 8 registers\n";
+  const LabSpec spec = TinySpec();
+  SubmissionBuilder builder(runner, f.manifest, spec);
+  const auto text = builder.ResourceReportText(f.src, f.root + "/ptx");
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_EQ(*text, runner.output_of["/opt/cuda/bin/ptxas"]);
+  ASSERT_EQ(runner.commands.size(), 2u);
+  const std::vector<std::string> ptx_argv = {"/opt/cuda/bin/nvcc", "-ptx", "-std=c++17", "-O3",
+                                             "-arch=compute_90", "-I" + f.root + "/labs/03_tiled_matmul",
+                                             f.src + "/matmul.cu", "-o", f.root + "/ptx/student0.ptx"};
+  EXPECT_EQ(runner.commands[0].argv, ptx_argv);
+  const std::vector<std::string> ptxas_argv = {"/opt/cuda/bin/ptxas", "-v", "-arch=sm_90",
+                                               f.root + "/ptx/student0.ptx", "-o", "/dev/null"};
+  EXPECT_EQ(runner.commands[1].argv, ptxas_argv);
+  // The PTX is made once: the constant-memory check reads the same files.
+  const auto again = builder.Ptx(f.src, f.root + "/ptx");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(runner.commands.size(), 2u);
+}
+
+TEST(SubmissionBuild, NoResourceReportWithoutNvccOrWhenTheFileDoesNotCompile) {
+  Folders f;
+  FakeRunner runner;
+  const LabSpec spec = TinySpec();
+  {
+    SubmissionBuilder builder(runner, f.manifest, spec);  // no nvcc in this manifest
+    const auto text = builder.ResourceReportText(f.src, f.root + "/ptx");
+    ASSERT_FALSE(text.ok());
+    EXPECT_NE(text.error().find("nvcc is not installed here"), std::string::npos);
+    EXPECT_TRUE(runner.commands.empty());
+  }
+  f.manifest.nvcc = "/opt/cuda/bin/nvcc";
+  runner.fail_at = 0;
+  SubmissionBuilder builder(runner, f.manifest, spec);
+  const auto text = builder.ResourceReportText(f.src, f.root + "/ptx");
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error(), "matmul.cu does not compile with nvcc:\n" + runner.failure_output);
+  EXPECT_EQ(runner.commands.size(), 1u) << "no ptxas after a failed nvcc";
+}
+
 }  // namespace
 }  // namespace labkit

@@ -65,7 +65,7 @@ std::string Mark(GradeStatus s, const TerminalOptions& o) {
 std::string Describe(const DeviceInfo& d) {
   std::string s = d.name.empty() ? "unknown device" : d.name;
   std::vector<std::string> parts;
-  if (!d.cc.empty()) parts.push_back("cc " + d.cc);
+  if (!d.compute_capability.empty()) parts.push_back("cc " + d.compute_capability);
   if (!d.driver.empty()) parts.push_back("driver " + d.driver);
   if (!d.runtime.empty()) parts.push_back("runtime " + d.runtime);
   if (d.sm_clock_mhz > 0) parts.push_back(std::to_string(d.sm_clock_mhz) + " MHz");
@@ -186,7 +186,7 @@ nlohmann::json ToJson(const GradeResult& r) {
            {{"name", r.device.name},
             {"driver", r.device.driver},
             {"runtime", r.device.runtime},
-            {"cc", r.device.cc},
+            {"cc", r.device.compute_capability},
             {"sm_clock_mhz", r.device.sm_clock_mhz},
             {"mem_clock_mhz", r.device.mem_clock_mhz}}},
           // A string: JSON readers that hold numbers as doubles would round a 64-bit seed.
@@ -225,9 +225,12 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
     }
     where = "device";
     const nlohmann::json& d = j.at("device");
-    r.device = {d.at("name").get<std::string>(),     d.at("driver").get<std::string>(),
-                d.at("runtime").get<std::string>(),  d.at("cc").get<std::string>(),
-                d.at("sm_clock_mhz").get<int64_t>(), d.at("mem_clock_mhz").get<int64_t>()};
+    r.device.name = d.at("name").get<std::string>();
+    r.device.driver = d.at("driver").get<std::string>();
+    r.device.runtime = d.at("runtime").get<std::string>();
+    r.device.compute_capability = d.at("cc").get<std::string>();
+    r.device.sm_clock_mhz = d.at("sm_clock_mhz").get<int64_t>();
+    r.device.mem_clock_mhz = d.at("mem_clock_mhz").get<int64_t>();
     where = "seed";
     r.seed = std::stoull(j.at("seed").get<std::string>());
     where = "execution_time_seconds";

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "device_info.h"
 #include "result.h"
 #include "scoring.h"
 
@@ -18,15 +19,6 @@ namespace labkit {
 
 // Bumped when a field changes meaning or goes away; adding a field does not bump it.
 constexpr int kResultsSchemaVersion = 1;
-
-struct DeviceInfo {
-  std::string name;          // "NVIDIA H100 80GB HBM3", or the modelled device on the CPU backend
-  std::string driver;        // "13.0"; empty when unknown
-  std::string runtime;       // "13.0"
-  std::string cc;            // compute capability, "9.0"
-  int64_t sm_clock_mhz = 0;  // 0 when unknown
-  int64_t mem_clock_mhz = 0;
-};
 
 struct GradeResult {
   std::string lab;  // lab id

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "device_line.h"
+
 namespace labkit {
 namespace {
 
@@ -11,7 +13,8 @@ GradeResult Fixed() {
   r.lab_title = "Shared-memory tiled matrix multiplication";
   r.submission = "submissions/alice";
   r.backend = "cpu";
-  r.device = {"h100-sxm (emulated)", "", "", "9.0", 0, 0};
+  r.device.name = "h100-sxm (emulated)";
+  r.device.compute_capability = "9.0";
   r.seed = 12345;
   r.timestamp = "2025-03-01T14:03:07Z";
   r.execution_time_seconds = 41.5;
@@ -260,6 +263,40 @@ TEST(Report, SetScores) {
   EXPECT_EQ(r.total, 30);
   EXPECT_EQ(r.max_total, 60);
   EXPECT_TRUE(r.speed_not_measured);
+}
+
+// The device line is written and read by the same two functions (common/harness/device_line.h).
+TEST(DeviceLine, WhatTheHarnessWritesIsWhatLabgradeReads) {
+  DeviceInfo d;
+  d.backend = "gpu";
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.compute_capability = "9.0";
+  d.driver = "13.0";
+  d.runtime = "13.0";
+  d.sm_clock_mhz = 1980;
+  d.mem_clock_mhz = 2619;
+  d.multiprocessors = 132;
+  d.l2_bytes = 52428800;
+  const nlohmann::json line = DeviceLine(d);
+  EXPECT_EQ(line.at("type"), "device");
+  const DeviceInfo back = DeviceFromLine(nlohmann::json::parse(line.dump()));
+  EXPECT_EQ(back.name, d.name);
+  EXPECT_EQ(back.compute_capability, "9.0");
+  EXPECT_EQ(back.driver, "13.0");
+  EXPECT_EQ(back.sm_clock_mhz, 1980);
+  EXPECT_EQ(back.multiprocessors, 132);
+  EXPECT_EQ(back.l2_bytes, 52428800);
+}
+
+// The line comes from a process the student's code ran in: wrong types read as unknown.
+TEST(DeviceLine, FieldsOfTheWrongTypeReadAsUnknown) {
+  const DeviceInfo d = DeviceFromLine(nlohmann::json::parse(
+      R"({"type": "device", "name": 7, "cc": "9.0", "sm_clock_mhz": "fast", "l2_bytes": 1.5})"));
+  EXPECT_EQ(d.name, "");
+  EXPECT_EQ(d.compute_capability, "9.0");
+  EXPECT_EQ(d.sm_clock_mhz, 0);
+  EXPECT_EQ(d.l2_bytes, 0);
+  EXPECT_EQ(DeviceFromLine(nlohmann::json::array()).name, "");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// resource_report: what `nvcc -Xptxas -v` prints on stderr, parsed per kernel, and the checks a lab
-// makes on it (lab.yaml `technique`). The text comes from ptxas (the compiler), not from the
-// student's program, so reading it is safe; the student controls only the kernel names.
+// resource_report: what `ptxas -v` prints, parsed per kernel, and the checks a lab makes on it
+// (lab.yaml `technique`). The text comes from ptxas run alone on the PTX
+// (build/submission_build.h), not from the student's program nor from an nvcc run whose front end
+// could print the student's #warning text beside it; the student controls only the kernel names.
 //
 //   ptxas info    : Compiling entry function '_Z19matmul_tiled_kernelPKfS0_Pfiii' for 'sm_90'
 //   ptxas info    : Function properties for _Z19matmul_tiled_kernelPKfS0_Pfiii

@@ -30,6 +30,16 @@ enum class GradeStatus {
   kGraderError,  // the kit failed, not the student: says so, scores 0
 };
 
+// What a check found, and the verdict it leads to: the status, a short key for the kind of
+// failure chosen where it was decided (reports group by it, and a later check may ask for it), and
+// the message for the student, made there from the same facts. No decision reads the message.
+struct Finding {
+  GradeStatus status = GradeStatus::kPassed;
+  std::string cause;    // e.g. "wrong_result", "cuda_error", "thread_order"; "" when passed
+  std::string message;  // "" when passed
+  bool passed() const { return status == GradeStatus::kPassed; }
+};
+
 // "passed", "failed", "not_measured", "compile_error", "crashed", "timeout", "grader_error".
 const char* ToString(GradeStatus status);
 std::optional<GradeStatus> ParseGradeStatus(const std::string& text);
@@ -46,7 +56,9 @@ struct FlavourOutcome {
 
 struct ExerciseOutcome {
   std::string id;
-  std::vector<FlavourOutcome> flavours;  // both builds; an empty list scores as "not run"
+  // The builds that ran (a failure in the default build leaves the other unrun); an empty list
+  // scores as "not run".
+  std::vector<FlavourOutcome> flavours;
   std::string technique_failure;         // "" when the technique checks held (or none apply)
   std::vector<std::string> notes;        // checks that could not run here, said plainly
   bool unchecked = false;                // a check that decides points could not run here

@@ -363,6 +363,44 @@ void CopyPlans(const RecordedPlans& recorded, const std::string& dir,
   }
 }
 
+// Reads response.jsonl into `run`, whose cases are listed by id: the device, done, error, timing
+// and occupancy lines, and each case line into its case. The harness reports a case once: a
+// second line for it was written by something else, and marks it.
+void ReadResponse(const std::string& dir, HarnessRun& run) {
+  for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
+    const std::string type = TextField(line, "type");
+    if (type == "device") {
+      run.device = line;
+    } else if (type == "done") {
+      run.done = true;
+    } else if (type == "error") {
+      run.harness_error = TextField(line, "detail");
+    } else if (type == "timing") {
+      run.timing = line;
+    } else if (type == "occupancy") {
+      run.occupancy.push_back(line);
+    } else if (type == "case") {
+      for (CaseRun& r : run.cases) {
+        if (r.id != TextField(line, "id")) continue;
+        if (r.reported) {
+          r.status = "reported_twice";
+          continue;
+        }
+        r.reported = true;
+        r.status = TextField(line, "status");
+        r.error = TextField(line, "error");
+        r.detail = TextField(line, "detail");
+        if (line.contains("launches") && line["launches"].is_array())
+          for (const json& l : line["launches"]) r.launches.push_back(ParseLaunch(l));
+        if (line.contains("transfers") && line["transfers"].is_array())
+          for (const json& t : line["transfers"])
+            if (t.is_object()) r.transfers.push_back(ParseTransfer(t));
+        if (line.contains("values") && line["values"].is_object()) r.values = line["values"];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
@@ -411,42 +449,11 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   }
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
-  for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
-    const std::string type = TextField(line, "type");
-    if (type == "device") {
-      run.device = line;
-    } else if (type == "done") {
-      run.done = true;
-    } else if (type == "error") {
-      run.harness_error = TextField(line, "detail");
-    } else if (type == "timing") {
-      run.timing = line;
-    } else if (type == "occupancy") {
-      run.occupancy.push_back(line);
-    } else if (type == "case") {
-      for (std::size_t i = 0; i < cases.size(); ++i) {
-        if (cases[i].id != TextField(line, "id")) continue;
-        CaseRun& r = run.cases[i];
-        if (r.reported) {
-          // The harness reports a case once: a second line was written by something else.
-          r.status = "reported_twice";
-          continue;
-        }
-        r.reported = true;
-        r.status = TextField(line, "status");
-        r.error = TextField(line, "error");
-        r.detail = TextField(line, "detail");
-        if (line.contains("launches") && line["launches"].is_array())
-          for (const json& l : line["launches"]) r.launches.push_back(ParseLaunch(l));
-        if (line.contains("transfers") && line["transfers"].is_array())
-          for (const json& t : line["transfers"])
-            if (t.is_object()) r.transfers.push_back(ParseTransfer(t));
-        if (r.status == "ok")
-          r.C = ReadOutput(dir, cases[i].id + ".C.f32",
-                           static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));
-      }
-    }
-  }
+  ReadResponse(dir, run);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (run.cases[i].status == "ok")
+      run.cases[i].C = ReadOutput(dir, cases[i].id + ".C.f32",
+                                  static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));
   if (run.timing && TextField(*run.timing, "status") == "ok" && options.timing != nullptr) {
     const Shape& s = options.timing->shape;
     for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
@@ -465,6 +472,28 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       AttachCounts(run.cases, *profiled);
     }
   }
+  return run;
+}
+
+HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
+                      const std::string& work_dir, const HarnessOptions& options,
+                      const std::vector<ParamSet>& params) {
+  const std::string dir = work_dir + "/";
+  fs::create_directories(dir);
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl"}) fs::remove(dir + stale);
+  HarnessRun run;
+  json request = {{"exercise", options.exercise}, {"cases", json::array()}};
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    run.cases.push_back({"q" + std::to_string(i)});
+    request["cases"].push_back({{"id", run.cases.back().id}, {"params", params[i]}});
+  }
+  if (const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1)); !written) {
+    run.harness_error = "cannot write the request: " + written.error();
+    return run;
+  }
+  run.process = runner.Run(HarnessCommand(executable, dir, options));
+  ReadResponse(dir, run);
+  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   return run;
 }
 

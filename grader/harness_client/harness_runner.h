@@ -101,6 +101,7 @@ struct CaseRun {
   std::vector<float> C;
   std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
+  nlohmann::json values;  // a query's answers, {"name": {"student", "expected", "hints"}}; else null
 };
 
 struct HarnessRun {
@@ -125,6 +126,14 @@ struct HarnessRun {
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases);
+
+// A query exercise's calls (lab.yaml `kind: query`, grader/judge/query_grader.h): the function
+// called once per parameter set, case "q<i>" for params[i], with no matrices; each case's
+// CaseRun::values holds what the harness reported. The same command, limits and reading of the
+// response as RunHarness, which it shares.
+HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
+                      const std::string& work_dir, const HarnessOptions& options,
+                      const std::vector<ParamSet>& params);
 
 // The exit status with which the CPU backend ends a process after a fatal memory fault.
 constexpr int kEmuFaultExitCode = 86;

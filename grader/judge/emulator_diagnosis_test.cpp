@@ -116,7 +116,7 @@ TEST_F(EmulatorDiagnosisTest, TheEmulatorsDiagnosticBecomesTheCause) {
     return a;
   });
   const ExerciseVerdict v = Grade();
-  EXPECT_EQ(v.status, "failed");  // the GPU's verdict
+  EXPECT_EQ(v.status, GradeStatus::kFailed);  // the GPU's verdict
   EXPECT_EQ(v.cause, "wrong_result");
   const std::string first = FirstLine(v.message);
   EXPECT_EQ(first.rfind("wrong result in case 29x29x29 (m x n x k): __syncthreads() reached by "
@@ -142,7 +142,7 @@ TEST_F(EmulatorDiagnosisTest, ValuesFromMemoryNeverWrittenAreNamed) {
     return a;
   });
   const ExerciseVerdict v = Grade();
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   const std::string first = FirstLine(v.message);
   EXPECT_TRUE(Has(first,
                   "wrong result in case 29x29x29 (m x n x k): C at row 0, column 0 was "
@@ -197,7 +197,7 @@ TEST_F(EmulatorDiagnosisTest, AFailedEmulatorBuildLeavesTheGpuMessage) {
   const std::string before = Grade(Backend::kGpu, /*with_builder=*/false).message;
   builder_.succeeds = false;
   const ExerciseVerdict v = Grade();
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.message, before);
   EXPECT_TRUE(Has(v.message, "wrong result in case 29x29x29")) << v.message;
   EXPECT_EQ(builder_.asked.size(), 1u);
@@ -208,7 +208,7 @@ TEST_F(EmulatorDiagnosisTest, ACaseTheEmulatorGetsRightLeavesTheGpuMessage) {
   WrongOnGpu([] { return CaseAnswer{}; });
   const std::string before = Grade(Backend::kGpu, /*with_builder=*/false).message;
   const ExerciseVerdict v = Grade();
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.message, before);
   EXPECT_FALSE(Has(v.message, "emulator")) << v.message;
   EXPECT_GE(EmulatorRuns(), 1);  // it was asked, and had nothing to add
@@ -227,7 +227,7 @@ TEST_F(EmulatorDiagnosisTest, TheSameWrongValuesOnTheEmulatorLeaveTheGpuMessage)
 
 TEST_F(EmulatorDiagnosisTest, RightValuesNeverBuildForTheEmulator) {
   const ExerciseVerdict v = Grade();
-  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
   EXPECT_TRUE(builder_.asked.empty());
   EXPECT_EQ(EmulatorRuns(), 0);
 }
@@ -250,14 +250,14 @@ TEST_F(EmulatorDiagnosisTest, ARaceRacecheckFoundKeepsItsMessage) {
 
 TEST_F(EmulatorDiagnosisTest, TheCpuBackendAndFailuresOtherThanValuesDoNotAskIt) {
   WrongOnGpu([] { return CaseAnswer{}; });
-  EXPECT_EQ(Grade(Backend::kCpu).status, "failed");
+  EXPECT_EQ(Grade(Backend::kCpu).status, GradeStatus::kFailed);
   harness_.on_case = [](const HarnessCall&, const std::string&) {
     CaseAnswer a;
     a.status = "cuda_error";
     a.error = "cudaErrorIllegalAddress";
     return a;
   };
-  EXPECT_EQ(Grade().status, "failed");
+  EXPECT_EQ(Grade().status, GradeStatus::kFailed);
   EXPECT_TRUE(builder_.asked.empty());
 }
 

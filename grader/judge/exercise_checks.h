@@ -1,7 +1,7 @@
 // The checks GradeExercises runs on one exercise, shared by the files that judge it (internal to
-// the judge): exercise_grader.cpp reads a run's cases and checks the technique, race_checks.cpp
-// looks for races, exercise_stages.cpp puts them in order across the exercises. Each returns the
-// message for the student, "" when the check found nothing, and sets `status` when it failed.
+// the judge): exercise_grader.cpp reads a run's cases, technique_check.cpp checks the technique,
+// race_checks.cpp looks for races, exercise_stages.cpp puts them in order across the exercises.
+// Each returns what it found (a Finding, passed when nothing), its message made from its cause.
 #pragma once
 
 #include <string>
@@ -20,13 +20,12 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
 // "case 16x16x16 (m x n x k)", or "dataset <name> (shape)", as messages name a case.
 std::string CaseName(const MatrixCase& c);
 
-// The first problem over all cases of `run`, in case order; "" when every case ran and is right.
-// `values_wrong`: the failure is in values the function computed (not a crash, an error...);
+// The first problem over all cases of `run`, in case order; passed when every case ran and is
+// right. Wrong values the function computed (not a crash, an error...) have kWrongResultCause;
 // `failed_case`, when given, is set to the index of the case that failed.
-std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
-                         const std::vector<MatrixCase>& cases, ToleranceModel model,
-                         Flavour flavour, const std::string& executable, std::string& status,
-                         bool& values_wrong, std::size_t* failed_case = nullptr);
+Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+                     const std::vector<MatrixCase>& cases, ToleranceModel model, Flavour flavour,
+                     const std::string& executable, std::size_t* failed_case = nullptr);
 
 // `technique.measured`: the one case, of the rule's shape, on which every launch's memory accesses
 // are counted (`run_id` names the exercise and its parameters).
@@ -39,46 +38,42 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
 // The build the counts are taken from: the counting build on the CPU backend, else the default.
 const BuildOutcome& CountingBuildOf(GradeEnv& env);
 
-// `technique.measured`: "" when the counted run's accesses satisfy the rule; `why_not` is set when
-// a GPU could not be counted here (the caller then judges what the kernels declare).
-std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                            const std::string& dir, std::string& why_not);
+// `technique.measured`: passed when the counted run's accesses satisfy the rule; `why_not` is set
+// when a GPU could not be counted here (the caller then judges what the kernels declare).
+Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                        const std::string& dir, std::string& why_not);
 
-// Whether the kernels the function launched in `run` use the technique the exercise teaches;
+// Whether the kernels the function launched in `run` use the technique the exercise teaches
+// (failed with kTechniqueCause when not; a grader error when the kit could not count them);
 // `notes` and `unchecked` say what could not be checked here.
-std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                             const std::string& dir, const HarnessRun& run,
-                             std::vector<std::string>& notes, bool& unchecked);
+Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                         const std::string& dir, const HarnessRun& run,
+                         std::vector<std::string>& notes, bool& unchecked);
 
-// CPU backend: a result that depends on the thread order, and with --tsan the racing lines.
-// `race` says which of the two was found (the message may also be another kind of failure).
-struct RaceFinding {
-  std::string message;
-  bool race = false;
-};
-
-RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                           const HarnessRun& forward, const std::string& executable,
-                           const std::string& dir, std::string& status,
-                           std::vector<std::string>* notes);
+// CPU backend: a result that depends on the thread order (kThreadOrderCause), and with --tsan
+// the racing lines (kDataRaceCause); a run in another order that failed otherwise gives its own
+// finding.
+Finding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                       const HarnessRun& forward, const std::string& executable,
+                       const std::string& dir, std::vector<std::string>* notes);
 
 // GPU backend: the cases a compute-sanitizer `tool` runs on, and the harness options for it.
 std::vector<MatrixCase> SanitizerCases(const std::string& tool,
                                        const std::vector<MatrixCase>& cases);
 HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool, bool replay);
 
-// What a run under `tool` found ("failed"), that the tool could not run ("grader_error"), or "".
-std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std::string& status);
+// What a run under `tool` found (failed: kDataRaceCause for racecheck, "memcheck" for memcheck),
+// that the tool could not run (grader_error, "sanitizer_unavailable"), or passed.
+Finding SanitizerFinding(const HarnessRun& run, const std::string& tool);
 
-// GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
-                             const std::vector<MatrixCase>& cases, const std::string& executable,
-                             const std::string& dir, std::string& status,
-                             const std::vector<std::string>& tools);
+// GPU backend: the default build of one exercise under each of `tools`; passed when all are clean.
+Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                         const std::string& executable, const std::string& dir,
+                         const std::vector<std::string>& tools);
 
-// The backend's race detector on a run whose values were wrong: its finding, or "".
-std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
-                                  const std::vector<MatrixCase>& cases, const HarnessRun& forward,
-                                  const std::string& executable, const std::string& dir);
+// The backend's race detector on a run whose values were wrong: a race it found, or passed.
+Finding RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
+                              const std::vector<MatrixCase>& cases, const HarnessRun& forward,
+                              const std::string& executable, const std::string& dir);
 
 }  // namespace labkit

@@ -9,32 +9,25 @@
 #include <sstream>
 
 #include "case_diagnostic.h"
-#include "cuda_arch.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
 #include "inputs.h"
 #include "report_lines.h"
 #include "tolerance.h"
-#include "transfer_check.h"
-#include "untrusted_file.h"
 
 namespace labkit {
 
-ExerciseVerdict Verdict(const Exercise& ex, std::string status, std::string message,
-                        std::string cause) {
+ExerciseVerdict Verdict(const Exercise& ex, Finding finding) {
   ExerciseVerdict v;
+  static_cast<Finding&>(v) = std::move(finding);
   v.id = ex.id;
-  v.status = std::move(status);
-  v.message = std::move(message);
-  // Without a finer key the status is the cause: reports group by it, never by the message.
-  v.cause = !cause.empty() || v.status == "passed" ? std::move(cause) : v.status;
   return v;
 }
 
 ExerciseVerdict BuildFailureVerdict(const Exercise& ex, const BuildOutcome& build) {
-  return Verdict(ex, "compile_error", build.message,
-                 build.timed_out ? "compile_timeout" : build.stage);
+  return Verdict(ex, {GradeStatus::kCompileError, build.timed_out ? "compile_timeout" : build.stage,
+                      build.message});
 }
 
 bool Replayed(const Exercise& exercise) { return !exercise.kernel.empty(); }
@@ -99,80 +92,95 @@ std::string DeviceMemoryRefusal(const std::string& output) {
 
 // A case the record run left no plan for: the function itself crashed or hung there, or (the
 // record process ended well) something in the submission removed the record.
-std::string NotRecorded(const HarnessRun& run, const std::string& name, std::string& status) {
+Finding NotRecorded(const HarnessRun& run, const std::string& name) {
   const ProcessResult& p = run.record_process;
-  if (!p.started) {
-    status = "grader_error";
-    return "the grader could not run your function: " + p.start_error;
-  }
-  if (run.record_finished) {
-    status = "failed";
-    return "in " + name +
-           ", the grader's record of what your function did is missing: something "
-           "in the submission removed or replaced the grader's files.";
-  }
-  status = p.timed_out ? "timeout" : "crashed";
-  return "while your function ran for " + name + ", " + DescribeDeath(p);
+  if (!p.started)
+    return {GradeStatus::kGraderError, "harness_not_started",
+            "the grader could not run your function: " + p.start_error};
+  if (run.record_finished)
+    return {GradeStatus::kFailed, "record_removed",
+            "in " + name +
+                ", the grader's record of what your function did is missing: something in the "
+                "submission removed or replaced the grader's files."};
+  return {p.timed_out ? GradeStatus::kTimeout : GradeStatus::kCrashed,
+          p.timed_out ? "timeout" : "crashed",
+          "while your function ran for " + name + ", " + DescribeDeath(p)};
 }
 
-// What went wrong in case `i` before its values could be looked at, or "" when it ran cleanly.
-std::string RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
-                       std::size_t i, const std::string& executable, std::string& status) {
-  status = "failed";
-  if (!run.harness_error.empty()) {
-    status = "grader_error";
-    return "the grader's harness failed on its own: " + run.harness_error;
-  }
+// The usual cause of a CUDA error the runtime returned, for the student; "" for the others.
+std::string CudaErrorHint(const std::string& error) {
+  if (error == "cudaErrorMemoryAllocation")
+    return " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
+           "without its cudaFree), or far more of it than the matrices need.";
+  if (error == "cudaErrorIllegalAddress" || error == "cudaErrorInvalidAddressSpace")
+    return " Usual cause: an index outside A, B or C (a missing bounds check).";
+  if (error == "cudaErrorLaunchFailure")
+    return " Usual cause: the kernel faulted or broke a barrier rule.";
+  return "";
+}
+
+// What went wrong in case `i` before its values could be looked at; passed when it ran cleanly.
+Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                   std::size_t i, const std::string& executable) {
+  auto failed = [](const char* cause, std::string message) -> Finding {
+    return {GradeStatus::kFailed, cause, std::move(message)};
+  };
+  if (!run.harness_error.empty())
+    return {GradeStatus::kGraderError, "harness_failed",
+            "the grader's harness failed on its own: " + run.harness_error};
   const CaseRun& r = run.cases[i];
   const std::string name = CaseName(cases[i]);
-  if (r.status == "not_recorded") return NotRecorded(run, name, status);
-  if (!run.process.started) {
-    status = "grader_error";  // the kit could not start its own program: not the student's doing
-    return "the grader could not start the harness: " + run.process.start_error;
-  }
+  if (r.status == "not_recorded") return NotRecorded(run, name);
+  if (!run.process.started)  // the kit could not start its own program: not the student's doing
+    return {GradeStatus::kGraderError, "harness_not_started",
+            "the grader could not start the harness: " + run.process.start_error};
   const nlohmann::json* diagnostic = EmuDiagnosticFor(run, r);
   if (!r.reported) {
     if (diagnostic != nullptr)
-      return DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) +
-             " (while running " + name + ")";
-    status = run.process.timed_out ? "timeout" : "crashed";
-    return "while running " + name + ", " + DescribeDeath(run.process);
+      return failed("emu_diagnostic",
+                    DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) +
+                        " (while running " + name + ")");
+    const bool timed_out = run.process.timed_out;
+    return {timed_out ? GradeStatus::kTimeout : GradeStatus::kCrashed,
+            timed_out ? "timeout" : "crashed",
+            "while running " + name + ", " + DescribeDeath(run.process)};
   }
   if (r.status == "replay_refused")
-    return "in " + name + ", your function asked for " + r.detail +
-           ". The grader repeats the device work your function asks for (allocations, copies, "
-           "cudaMemset, cudaMemcpyToSymbol and kernel launches) on inputs your function never "
-           "saw; it cannot repeat this.";
+    return failed("replay_refused",
+                  "in " + name + ", your function asked for " + r.detail +
+                      ". The grader repeats the device work your function asks for "
+                      "(allocations, copies, cudaMemset, cudaMemcpyToSymbol and kernel launches) "
+                      "on inputs your function never saw; it cannot repeat this.");
   // The CPU backend says why a launch failed (a barrier only some threads reach, a host pointer):
   // more use to a student than the bare error code the runtime returned.
   if (r.status != "ok" && diagnostic != nullptr)
-    return DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) + " (in " +
-           name + ")";
+    return failed("emu_diagnostic",
+                  DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) +
+                      " (in " + name + ")");
   if (r.status == "cuda_error") {
     const std::string config = BadLaunchConfiguration(r);
-    if (!config.empty()) return "the launch failed in " + name + " (" + r.error + "): " + config;
-    std::string cause;
-    if (r.error == "cudaErrorMemoryAllocation")
-      cause =
-          " Usual cause: device memory allocated on every call and never freed (a cudaMalloc "
-          "without its cudaFree), or far more of it than the matrices need.";
-    else if (r.error == "cudaErrorIllegalAddress" || r.error == "cudaErrorInvalidAddressSpace")
-      cause = " Usual cause: an index outside A, B or C (a missing bounds check).";
-    else if (r.error == "cudaErrorLaunchFailure")
-      cause = " Usual cause: the kernel faulted or broke a barrier rule.";
-    return "CUDA error " + r.error + " in " + name + ": " + r.detail + "." + cause;
+    if (!config.empty())
+      return failed("launch_configuration",
+                    "the launch failed in " + name + " (" + r.error + "): " + config);
+    return failed("cuda_error", "CUDA error " + r.error + " in " + name + ": " + r.detail + "." +
+                                    CudaErrorHint(r.error));
   }
   if (r.status == "guard_violation")
-    return "in " + name + ", " + r.detail +
-           ". Usual cause: a store into C without a bounds check (row < m && col < k).";
+    return failed("guard_violation",
+                  "in " + name + ", " + r.detail +
+                      ". Usual cause: a store into C without a bounds check (row < m && col < k).");
   if (r.status == "input_modified")
-    return "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.";
+    return failed("input_modified",
+                  "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.");
   if (r.status == "reported_twice" || r.status.empty())
-    return "in " + name + ", the grader's report of the case (response.jsonl) is " +
-           (r.status.empty() ? "unreadable (a field of the wrong type)" : "there twice") +
-           ": something in the submission wrote to the grader's files.";
-  if (r.status != "ok") return "in " + name + ": the harness reported " + r.status;
-  return "";
+    return failed("report_tampered",
+                  "in " + name + ", the grader's report of the case (response.jsonl) is " +
+                      (r.status.empty() ? "unreadable (a field of the wrong type)"
+                                        : "there twice") +
+                      ": something in the submission wrote to the grader's files.");
+  if (r.status != "ok")
+    return failed("harness_status", "in " + name + ": the harness reported " + r.status);
+  return {};
 }
 
 // Values the function's host code copied to the device: in a replay they are what the host made
@@ -261,159 +269,28 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
 
 }  // namespace
 
-// The first problem over all cases, in case order; "" when every case ran and is right.
-std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
-                         const std::vector<MatrixCase>& cases, ToleranceModel model,
-                         Flavour flavour, const std::string& executable, std::string& status,
-                         bool& values_wrong, std::size_t* failed_case) {
-  values_wrong = false;
+// The first problem over all cases, in case order; passed when every case ran and is right.
+Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
+                     const std::vector<MatrixCase>& cases, ToleranceModel model, Flavour flavour,
+                     const std::string& executable, std::size_t* failed_case) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::string failure = RunFailure(env, run, cases, i, executable, status);
-    if (failure.empty()) failure = ValueFailure(env, ex, model, flavour, run, cases, i);
-    if (failure.empty()) continue;
-    values_wrong = run.cases[i].status == "ok";
+    Finding failure = RunFailure(env, run, cases, i, executable);
+    if (failure.passed()) {
+      std::string values = ValueFailure(env, ex, model, flavour, run, cases, i);
+      if (values.empty()) continue;
+      failure = {GradeStatus::kFailed, kWrongResultCause, std::move(values)};
+    }
+    failure.message += DeviceMemoryRefusal(run.record_process.output + run.process.output);
     if (failed_case != nullptr) *failed_case = i;
-    return failure + DeviceMemoryRefusal(run.record_process.output + run.process.output);
+    return failure;
   }
   if (!run.done && run.harness_error.empty()) {
-    status = run.process.timed_out ? "timeout" : "crashed";
-    return "after the last case, " + DescribeDeath(run.process);
+    const bool timed_out = run.process.timed_out;
+    return {timed_out ? GradeStatus::kTimeout : GradeStatus::kCrashed,
+            timed_out ? "timeout" : "crashed",
+            "after the last case, " + DescribeDeath(run.process)};
   }
-  return "";
-}
-
-namespace {
-
-// The kernels of the student's files that read __constant__ memory, from `nvcc -ptx`.
-const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
-  if (!env.constant_readers && env.constant_readers_error.empty()) {
-    if (env.manifest.nvcc.empty()) env.constant_readers_error = "nvcc is not installed here";
-    if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
-    std::string ptx;
-    for (std::size_t i = 0; i < env.spec.student_files.size() && env.constant_readers_error.empty();
-         ++i) {
-      const std::string out = env.work_dir + "/student" + std::to_string(i) + ".ptx";
-      Command cmd;
-      cmd.argv = {env.manifest.nvcc,
-                  "-ptx",
-                  "-std=c++17",
-                  "-O3",
-                  ResolveCudaArch(env.manifest.cuda_architectures).compute_flag,
-                  "-I" + env.manifest.LabDir(env.spec.id),
-                  env.src_dir + "/" + env.spec.student_files[i],
-                  "-o",
-                  out};
-      cmd.timeout_seconds = env.spec.limits.CompileSeconds();
-      const ProcessResult r = env.runner.Run(cmd);
-      if (!r.Succeeded()) env.constant_readers_error = "nvcc -ptx failed: " + r.Describe();
-      auto text = ReadUntrustedFile(out, kMaxReportBytes);  // the scratch folder: bounded
-      if (text.ok()) ptx += *text;
-    }
-    if (env.constant_readers_error.empty())
-      env.constant_readers = KernelsReadingConstantMemory(ptx);
-  }
-  why_not = env.constant_readers_error;
-  return env.constant_readers ? &*env.constant_readers : nullptr;
-}
-
-// Checks on how the kernels were launched (the harness's launch records), or "".
-std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
-  const Technique& t = *ex.technique;
-  for (const CaseRun& c : run.cases)
-    for (const LaunchInfo& l : c.launches) {
-      const std::string kernel = FunctionName(l.kernel);
-      const long long threads = l.block[0] * l.block[1] * l.block[2];
-      if (t.single_block && *t.single_block && l.grid[0] * l.grid[1] * l.grid[2] != 1)
-        return kernel + " was launched with a grid of " + std::to_string(l.grid[0]) + " x " +
-               std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
-               " blocks; this exercise uses exactly one block (dim3 grid(1, 1)) of Width x Width "
-               "threads";
-      if (t.dynamic_shared_bytes_per_thread &&
-          l.dynamic_shared_bytes != *t.dynamic_shared_bytes_per_thread * threads)
-        return kernel + " was launched with blocks of " + std::to_string(threads) +
-               " threads and " + std::to_string(l.dynamic_shared_bytes) +
-               " bytes of dynamic shared memory; its tiles need exactly " +
-               std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
-               std::to_string(*t.dynamic_shared_bytes_per_thread) +
-               " bytes per thread: one float of each tile). Pass the size your requiredSM-style "
-               "function computes as the third launch parameter, <<<grid, block, bytes>>>";
-    }
-  return "";
-}
-
-// Whether `t` names anything read from ptxas's report of what a kernel declares.
-bool ChecksDeclarations(const Technique& t) {
-  return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
-         t.max_registers || t.max_local_bytes;
-}
-
-}  // namespace
-
-// The technique is judged on the kernels the student's function really launched: a tiled kernel
-// that exists but is never called, or work done on the CPU, earns nothing here.
-std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                             const std::string& dir, const HarnessRun& run,
-                             std::vector<std::string>& notes, bool& unchecked) {
-  if (ex.kernel.empty()) return "";  // a host-side exercise
-  const std::string host_work = HostTransferFailure(ex.function, run.cases);
-  if (!host_work.empty()) return host_work;
-  std::vector<std::string> launched;
-  for (const CaseRun& c : run.cases)
-    for (const LaunchInfo& l : c.launches)
-      if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
-        launched.push_back(l.kernel);
-  if (launched.empty())
-    return ex.function +
-           " launched no kernel: the product must be computed on the GPU by a kernel "
-           "launched from " +
-           ex.function + " (" + ex.kernel + " in the starter).";
-  if (!ex.technique) return "";
-  const std::string launch = LaunchFailure(ex, run);
-  if (!launch.empty()) return "not with the technique this exercise teaches: " + launch;
-  if (ex.technique->reads_constant && *ex.technique->reads_constant) {
-    std::string why_not;
-    const std::set<std::string>* readers = ConstantReaders(env, why_not);
-    if (readers == nullptr) {
-      notes.push_back("constant memory use not checked: " + why_not);
-      unchecked = true;
-    } else if (std::none_of(launched.begin(), launched.end(),
-                            [&](const std::string& k) { return readers->count(k) > 0; })) {
-      return "not with the technique this exercise teaches: " + DemangleSymbol(launched.front()) +
-             " reads no __constant__ variable. Keep the block side in a `__constant__ int`, set "
-             "it with cudaMemcpyToSymbol before the launch, and read it in the kernel";
-    }
-  }
-  // What the kernels did replaces what they declare: the shared memory they use (static or
-  // dynamic) and, on the CPU backend, the barriers they pass. A GPU keeps ptxas's word on
-  // barriers, having no counter of them.
-  Technique declared = *ex.technique;
-  if (ex.technique->measured) {
-    std::string why_not;
-    const std::string measured = MeasuredFailure(env, ex, run_id, dir, why_not);
-    if (!measured.empty()) return "not with the technique this exercise teaches: " + measured;
-    if (why_not.empty()) {
-      declared.min_static_shared_bytes.reset();
-      if (env.backend == Backend::kCpu) declared.uses_barrier.reset();
-    } else {
-      notes.push_back("technique judged from what the kernels declare: " + why_not);
-    }
-  }
-  if (!ChecksDeclarations(declared)) return "";
-  if (!env.resources) {
-    notes.push_back("technique not checked: " + env.resources_error);
-    unchecked = true;
-    return "";
-  }
-  std::string first_failure;
-  for (const std::string& kernel : launched) {
-    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
-    if (failure.empty()) return "";
-    if (first_failure.empty()) first_failure = failure;
-  }
-  std::string names;
-  for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
-  return "not with the technique this exercise teaches: " + ex.function + " launched " + names +
-         ", and " + first_failure;
+  return {};
 }
 
 std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {

@@ -16,6 +16,7 @@
 #include "manifest.h"
 #include "process.h"
 #include "resource_report.h"
+#include "scoring.h"
 #include "submission_build.h"
 
 namespace labkit {
@@ -56,24 +57,33 @@ struct GradeEnv {
   std::optional<BuildOutcome> emulator_build;
 };
 
-struct ExerciseVerdict {
+// The kinds of failure a later decision asks for (Finding::cause); the others are only grouped by.
+inline constexpr char kWrongResultCause[] = "wrong_result";  // values the function computed
+inline constexpr char kTechniqueCause[] = "technique";       // right values, not as taught
+inline constexpr char kThreadOrderCause[] = "thread_order";  // CPU: other thread orders differ
+inline constexpr char kDataRaceCause[] = "data_race";        // ThreadSanitizer or racecheck
+
+// The verdict on one exercise: the Finding that decided it (a technique failure has the status
+// kFailed and kTechniqueCause: its values were right in both builds).
+struct ExerciseVerdict : Finding {
   std::string id;
-  // passed | failed | compile_error | crashed | timeout | technique | grader_error
-  std::string status;
-  std::string message;             // for the student; empty when passed
   std::vector<std::string> notes;  // checks that could not run here, said plainly
   // A check that decides points (the technique) could not run here: a pass is not final.
   bool unchecked = false;
-  // A short key for the kind of failure, chosen where it is decided ("wrong_result", "compile",
-  // "cuda_error", "thread_order"...): reports group failures by it, never by the message.
-  std::string cause;
-  bool passed() const { return status == "passed"; }
+  // The build the deciding check ran on: kNoFma when the default build passed and the one without
+  // fused multiply-add failed (its build or its cases); kDefault for every other check.
+  Flavour flavour = Flavour::kDefault;
+  // The builds whose cases ran (a failure in the default build leaves the other unrun); empty
+  // where builds do not apply (a query exercise, the kit's own fault): the default build alone.
+  std::vector<Flavour> builds_run;
 };
 
-ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message,
-                        std::string cause = "");
+ExerciseVerdict Verdict(const Exercise& exercise, Finding finding);
 // The verdict on an exercise whose build failed: compile_error, the build's stage as the cause.
 ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome& build);
+
+// Where the submission's PTX is made for the technique checks (SubmissionBuilder::Ptx).
+inline std::string PtxDir(const GradeEnv& env) { return env.work_dir + "/ptx"; }
 
 // Grades the exercises (matmul ones once per parameter set, when they have any), a verdict for
 // each in their order. Check by check across all exercises, so that checks after the first can

@@ -56,7 +56,7 @@ bool Has(const std::string& text, const std::string& part) {
 
 TEST_F(JudgeTest, RightValuesEverywherePass) {
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
   EXPECT_EQ(v.cause, "");
   EXPECT_EQ(v.message, "");
   // Default and nofma builds, each a record and a replay; then two other thread orders.
@@ -72,7 +72,7 @@ TEST_F(JudgeTest, WrongValuesFailWithTheWrongResultCause) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
   EXPECT_TRUE(Has(v.message, "wrong result in case 16x16x16")) << v.message;
 }
@@ -84,7 +84,7 @@ TEST_F(JudgeTest, AnUlpOffWithoutFusedMultiplyAddFails) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
   EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
 }
@@ -98,8 +98,8 @@ TEST_F(JudgeTest, CudaErrorsNameTheUsualCause) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
-  EXPECT_EQ(v.cause, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "cuda_error");
   EXPECT_TRUE(Has(v.message, "CUDA error cudaErrorIllegalAddress")) << v.message;
   EXPECT_TRUE(Has(v.message, "Usual cause: an index outside A, B or C")) << v.message;
 }
@@ -113,17 +113,21 @@ TEST_F(JudgeTest, ALaunchNoGpuAcceptsIsSaidPlainly) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "launch_configuration");
   EXPECT_TRUE(Has(v.message, "2048 threads; a block holds at most 1024")) << v.message;
 }
 
 TEST_F(JudgeTest, EachHarnessStatusGetsItsMessage) {
-  const std::vector<std::pair<std::string, std::string>> statuses = {
-      {"guard_violation", "without a bounds check"},
-      {"input_modified", "A and B are inputs"},
-      {"replay_refused", "it cannot repeat this"},
-      {"something_new", "the harness reported something_new"}};
-  for (const auto& [status, expected] : statuses) {
+  struct Expected {
+    std::string status, cause, message;
+  };
+  const std::vector<Expected> statuses = {
+      {"guard_violation", "guard_violation", "without a bounds check"},
+      {"input_modified", "input_modified", "A and B are inputs"},
+      {"replay_refused", "replay_refused", "it cannot repeat this"},
+      {"something_new", "harness_status", "the harness reported something_new"}};
+  for (const auto& [status, cause, expected] : statuses) {
     harness_.on_case = [status = status](const HarnessCall&, const std::string&) {
       CaseAnswer a;
       a.status = status;
@@ -131,8 +135,8 @@ TEST_F(JudgeTest, EachHarnessStatusGetsItsMessage) {
       return a;
     };
     const ExerciseVerdict v = Grade(Backend::kCpu);
-    EXPECT_EQ(v.status, "failed") << status;
-    EXPECT_EQ(v.cause, "failed") << status;
+    EXPECT_EQ(v.status, GradeStatus::kFailed) << status;
+    EXPECT_EQ(v.cause, cause) << status;
     EXPECT_TRUE(Has(v.message, expected)) << status << ": " << v.message;
   }
 }
@@ -150,7 +154,7 @@ TEST_F(JudgeTest, ACaseNeverReportedIsACrashOrATimeout) {
     return p;
   };
   ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "crashed");
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
   EXPECT_EQ(v.cause, "crashed");
   EXPECT_TRUE(Has(v.message, "it crashed")) << v.message;
 
@@ -161,7 +165,8 @@ TEST_F(JudgeTest, ACaseNeverReportedIsACrashOrATimeout) {
     return p;
   };
   v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "timeout");
+  EXPECT_EQ(v.status, GradeStatus::kTimeout);
+  EXPECT_EQ(v.cause, "timeout");
   EXPECT_TRUE(Has(v.message, "did not finish within 60 s")) << v.message;
 }
 
@@ -172,7 +177,8 @@ TEST_F(JudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
     return p;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "harness_not_started");
   EXPECT_TRUE(Has(v.message, "the grader could not run your function")) << v.message;
 }
 
@@ -181,7 +187,7 @@ TEST_F(JudgeTest, AFailedBuildIsACompileError) {
   builds_[Flavour::kNoFma].stage = "compile";
   builds_[Flavour::kNoFma].message = "matmul.cu:3: error: expected ';'";
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "compile_error");
+  EXPECT_EQ(v.status, GradeStatus::kCompileError);
   EXPECT_EQ(v.cause, "compile");
   EXPECT_EQ(v.message, "matmul.cu:3: error: expected ';'");
 }
@@ -193,7 +199,8 @@ TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
   EXPECT_TRUE(Has(v.message, "the result depends on the order in which threads run")) << v.message;
   EXPECT_TRUE(Has(v.message, "--tsan names the two lines")) << v.message;
 }
@@ -205,7 +212,8 @@ TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "technique");
+  // Right values in both builds, not by the technique taught: failed, with the technique cause.
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "technique");
   EXPECT_TRUE(Has(v.message, "matmulTiled launched no kernel")) << v.message;
 }
@@ -215,7 +223,7 @@ TEST_F(JudgeTest, ATechniqueItCannotCheckHereLeavesAPassUnchecked) {
   t.uses_barrier = true;
   spec_.exercises[0].technique = t;
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "passed");
+  EXPECT_EQ(v.status, GradeStatus::kPassed);
   EXPECT_TRUE(v.unchecked);
   ASSERT_EQ(v.notes.size(), 1u);
   EXPECT_TRUE(Has(v.notes[0], "technique not checked")) << v.notes[0];
@@ -229,7 +237,7 @@ TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
     return a;
   };
   const ExerciseVerdict v = Grade(Backend::kCpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.message.rfind("with block_side=8: wrong result", 0), 0u) << v.message;
 }
 
@@ -243,20 +251,22 @@ TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
     return p;
   };
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "failed");
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "memcheck");
   EXPECT_TRUE(Has(v.message, "Invalid __global__ read")) << v.message;
 }
 
 TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {
   harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "grader_error");
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "sanitizer_unavailable");
   EXPECT_TRUE(Has(v.message, "compute-sanitizer could not run here")) << v.message;
 }
 
 TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
   const ExerciseVerdict v = Grade(Backend::kGpu);
-  EXPECT_EQ(v.status, "passed") << v.message;
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
   bool memcheck = false, racecheck = false;
   for (const HarnessCall& call : harness_.calls) {
     memcheck = memcheck || call.tool == "memcheck";
@@ -264,6 +274,87 @@ TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
   }
   EXPECT_TRUE(memcheck);
   EXPECT_TRUE(racecheck);
+}
+
+// A race hazard after racecheck: the race is the cause, and the wrong values follow it.
+// A process whose racecheck log reports a hazard; memcheck finds nothing.
+ProcessAnswer RacecheckFindsAHazard(const HarnessCall& call) {
+  ProcessAnswer p;
+  p.sanitizer_log = call.tool == "racecheck"
+                        ? "========= Error: Race reported between Write access at tiled+0x10\n"
+                          "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
+                        : "========= ERROR SUMMARY: 0 errors\n";
+  return p;
+}
+
+// Wrong values from the default build's own runs (not the sanitizers' nor other thread orders').
+CaseAnswer WrongInTheDefaultBuild(const HarnessCall& call, const std::string&) {
+  CaseAnswer a;
+  if (call.build == "default" && call.tool.empty() && call.order.empty())
+    a.values = CaseAnswer::Values::kWrong;
+  return a;
+}
+
+TEST_F(JudgeTest, GpuBackendRacecheckFindingIsADataRace) {
+  harness_.on_process = RacecheckFindsAHazard;
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "data_race");
+  EXPECT_TRUE(Has(v.message, "a race in shared memory")) << v.message;
+}
+
+TEST_F(JudgeTest, WrongValuesWithARaceBehindThemNameTheRaceFirst) {
+  harness_.on_case = WrongInTheDefaultBuild;
+  harness_.on_process = RacecheckFindsAHazard;
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "data_race");
+  EXPECT_EQ(v.message.rfind("a race in shared memory", 0), 0u) << v.message;
+  EXPECT_TRUE(Has(v.message, "What came out:\nwrong result in case")) << v.message;
+}
+
+// A racecheck that cannot run is no explanation of wrong values: they stay the student's failure,
+// not a grader error.
+TEST_F(JudgeTest, WrongValuesWhenRacecheckCannotRunStayWrongValues) {
+  harness_.on_case = WrongInTheDefaultBuild;
+  harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_FALSE(Has(v.message, "compute-sanitizer")) << v.message;
+}
+
+// On the CPU backend, wrong values that also change with the thread order are put down to the race.
+TEST_F(JudgeTest, WrongValuesThatChangeWithTheThreadOrderAreARace) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default")
+      a.values = call.order == "reverse" ? CaseAnswer::Values::kUlpOff : CaseAnswer::Values::kWrong;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
+  EXPECT_TRUE(Has(v.message, "What came out:")) << v.message;
+}
+
+// A crash in another thread order is its own finding, not a race.
+TEST_F(JudgeTest, ACrashInAnotherThreadOrderIsACrash) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.order == "reverse") a.status = "";
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.done = call.order != "reverse" || call.mode == "--record";
+    if (!p.done) p.signal = 11;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
+  EXPECT_EQ(v.cause, "crashed");
+  EXPECT_EQ(v.message.rfind("with threads run in reverse order: ", 0), 0u) << v.message;
 }
 
 }  // namespace

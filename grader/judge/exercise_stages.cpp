@@ -15,7 +15,7 @@ namespace {
 
 HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
   HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
-  options.exact_layout = env.backend == Backend::kCpu;  // the emulator guards every allocation
+  options.exact_layout = Traits(env.backend).exact_allocations;
   return options;
 }
 
@@ -33,6 +33,7 @@ struct MatmulRun {
   HarnessRun forward;                      // the default build's run, once it passed
   std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
   std::vector<std::string> notes;
+  std::vector<Flavour> builds_run;  // the builds whose stage this run reached
 };
 
 std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
@@ -75,23 +76,23 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   const ToleranceModel model =
       flavour == Flavour::kDefault ? env.spec.tolerance.model : NofmaModel(env.spec, *r.ex);
   const std::string& executable = env.builds.at(flavour).executable;
-  std::string status;
-  bool values_wrong = false;
   std::size_t failed = 0;
-  std::string failure = FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour, executable,
-                                     status, values_wrong, &failed);
-  if (failure.empty()) return std::nullopt;
-  if (diagnose_races && values_wrong) {
-    const std::string race =
-        RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
-    if (!race.empty()) return Verdict(*r.ex, "failed", race + "\n\nWhat came out:\n" + failure);
+  Finding failure =
+      FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour, executable, &failed);
+  if (failure.passed()) return std::nullopt;
+  if (diagnose_races && failure.cause == kWrongResultCause) {
+    Finding race = RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
+    if (!race.passed()) {
+      race.message += "\n\nWhat came out:\n" + failure.message;
+      return Verdict(*r.ex, std::move(race));
+    }
     // What a GPU cannot check (a barrier only some threads reach, a read of memory never
     // written), the emulator can: the default build's cases are run there too.
     if (flavour == Flavour::kDefault)
-      failure = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases, harness_run, failed,
-                                      failure);
+      failure.message = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases,
+                                              harness_run, failed, failure.message);
   }
-  return Verdict(*r.ex, status, failure, values_wrong ? "wrong_result" : "");
+  return Verdict(*r.ex, failure);
 }
 
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
@@ -118,8 +119,10 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   }
   for (MatmulRun* run : runs) {
     MatmulRun& r = *run;
+    r.builds_run.push_back(flavour);
     if (!build.ok) {
       r.verdict = BuildFailureVerdict(*r.ex, build);
+      r.verdict->flavour = flavour;
       continue;
     }
     HarnessRun harness_run;
@@ -133,6 +136,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
                                options, r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
         r.verdict = std::move(*failed);
+        r.verdict->flavour = flavour;
         continue;
       }
     }
@@ -155,14 +159,11 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
       const std::vector<HarnessRun> parts =
           RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
                       SanitizerOptions(open.front()->run.id, tool, true), groups);
-      std::string status;
-      if (parts.front().done && SanitizerFinding(parts.front(), tool, status).empty()) continue;
+      if (parts.front().done && SanitizerFinding(parts.front(), tool).passed()) continue;
     }
     for (MatmulRun* r : open) {
-      std::string status;
-      const std::string finding =
-          SanitizerFailure(env, r->run, r->cases, executable, r->dir, status, {tool});
-      if (!finding.empty()) r->verdict = Verdict(*r->ex, status, finding);
+      Finding finding = SanitizerFailure(env, r->run, r->cases, executable, r->dir, {tool});
+      if (!finding.passed()) r->verdict = Verdict(*r->ex, std::move(finding));
     }
   }
 }
@@ -171,10 +172,9 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
 void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   const std::string& executable = env.builds.at(Flavour::kDefault).executable;
   for (MatmulRun* r : StillOpen(runs)) {
-    std::string status;
-    const RaceFinding failure =
-        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, status, &r->notes);
-    if (!failure.message.empty()) r->verdict = Verdict(*r->ex, status, failure.message);
+    Finding failure =
+        CpuRaceFailure(env, r->run, r->cases, r->forward, executable, r->dir, &r->notes);
+    if (!failure.passed()) r->verdict = Verdict(*r->ex, std::move(failure));
   }
 }
 
@@ -203,11 +203,15 @@ void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
 void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   SharedCountingRun(env, StillOpen(runs));
   for (MatmulRun* r : StillOpen(runs)) {
-    ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
-    verdict.notes = r->notes;
-    const std::string technique = TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward,
-                                                   verdict.notes, verdict.unchecked);
-    r->verdict = technique.empty() ? std::move(verdict) : Verdict(*r->ex, "technique", technique);
+    std::vector<std::string> notes = r->notes;
+    bool unchecked = false;
+    ExerciseVerdict verdict = Verdict(
+        *r->ex, TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, notes, unchecked));
+    if (verdict.passed()) {  // what could not be checked matters to a pass only
+      verdict.notes = std::move(notes);
+      verdict.unchecked = unchecked;
+    }
+    r->verdict = std::move(verdict);
   }
 }
 
@@ -233,11 +237,13 @@ std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>
 
 // An exercise with parameter sets: the first set that failed decides, and says which it was.
 ExerciseVerdict VerdictOf(const Exercise& ex, const std::vector<MatmulRun>& runs) {
-  ExerciseVerdict verdict = Verdict(ex, "grader_error", "the exercise was not run");
+  ExerciseVerdict verdict =
+      Verdict(ex, {GradeStatus::kGraderError, "not_run", "the exercise was not run"});
   std::size_t set = 0;
   for (const MatmulRun& r : runs) {
     if (r.ex != &ex) continue;
     verdict = *r.verdict;
+    verdict.builds_run = r.builds_run;
     if (!verdict.passed()) {
       if (!ex.params.empty())
         verdict.message = "with " + ParamText(ex.params[set]) + ": " + verdict.message;
@@ -264,7 +270,7 @@ std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exe
   // may share processes, as a pass there needs this pass too.
   FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
   FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
-  if (env.backend == Backend::kCpu)
+  if (Traits(env.backend).races_by_thread_order)
     ThreadOrderStage(env, runs);
   else
     SanitizerStage(env, runs);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "datasets.h"
+#include "device_line.h"
 #include "exercise_grader.h"
 #include "report_lines.h"
 #include "resource_report.h"
@@ -31,40 +32,26 @@ void Say(const GradeRequest& request, const std::string& line) {
   if (request.progress) request.progress(line);
 }
 
-// Reads the kernels' resources: on the GPU backend from the default build's own ptxas report, on
-// the CPU backend from nvcc run for the modelled GPU (and hands them to the emulator).
+// Reads the kernels' resources from ptxas run on the submission's PTX for the build's GPU (the
+// modelled one on the CPU backend, which is also handed them for its occupancy API).
 void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
-  const BuildOutcome& build = env.builds[Flavour::kDefault];
-  const bool from_build = env.backend == Backend::kGpu && build.ok &&
-                          build.compiler_output.find("ptxas info") != std::string::npos;
-  const std::string text =
-      from_build ? build.compiler_output : builder.ResourceReportText(src_dir, env.resources_error);
-  if (text.empty()) return;
-  auto report = ParsePtxasReport(text);
+  auto text = builder.ResourceReportText(src_dir, PtxDir(env));
+  if (!text) {
+    env.resources_error = text.error();
+    return;
+  }
+  auto report = ParsePtxasReport(*text);
   if (!report) {
     env.resources_error = "nvcc's resource report could not be read: " + report.error();
     return;
   }
   env.resources = std::move(*report);
-  if (env.backend == Backend::kCpu) {
+  if (Traits(env.backend).models_the_gpu) {
     env.kernels_json = env.work_dir + "/kernels.json";
     const Status written =
         WriteUntrustedFile(env.kernels_json, ToEmulatorJson(*env.resources).dump(1));
     if (!written) env.resources_error = written.error();
   }
-}
-
-// The harness's own words on the device (first exercise run that reported one).
-DeviceInfo DeviceFrom(const nlohmann::json& line) {
-  DeviceInfo d;
-  if (!line.is_object()) return d;
-  d.name = TextField(line, "name");
-  d.driver = TextField(line, "driver");
-  d.runtime = TextField(line, "runtime");
-  d.cc = TextField(line, "cc");
-  d.sm_clock_mhz = static_cast<int>(IntegerField(line, "sm_clock_mhz", 0));
-  d.mem_clock_mhz = static_cast<int>(IntegerField(line, "mem_clock_mhz", 0));
-  return d;
 }
 
 DeviceInfo ProbeDevice(GradeEnv& env) {
@@ -73,26 +60,8 @@ DeviceInfo ProbeDevice(GradeEnv& env) {
   HarnessOptions options;
   options.exercise = env.spec.exercises.front().id;
   options.timeout_seconds = env.spec.limits.RunSeconds();
-  return DeviceFrom(
+  return DeviceFromLine(
       RunHarness(env.runner, build.executable, env.work_dir + "/probe", options, {}).device);
-}
-
-ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
-  ExerciseOutcome outcome;
-  outcome.id = v.id;
-  outcome.notes = v.notes;
-  outcome.unchecked = v.unchecked;
-  if (v.status == "technique") {
-    outcome.flavours = {{"default", GradeStatus::kPassed, "", ""},
-                        {"nofma", GradeStatus::kPassed, "", ""}};
-    outcome.technique_failure = v.message;
-    return outcome;
-  }
-  const GradeStatus status = ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
-  const bool passed = status == GradeStatus::kPassed;
-  outcome.flavours = {{"default", status, v.message, v.cause},
-                      {"nofma", status, passed ? "" : v.message, passed ? "" : v.cause}};
-  return outcome;
 }
 
 SpeedMeasurement ToMeasurement(const SpeedOutcome& s) {
@@ -111,8 +80,8 @@ ExerciseResult GivenResult(const Exercise& ex, const ExerciseVerdict& v) {
   ExerciseResult r;
   r.id = ex.id;
   r.title = ex.title + " [given, not scored]";
-  r.status = v.status == "technique" ? GradeStatus::kPassed
-                                     : ParseGradeStatus(v.status).value_or(GradeStatus::kFailed);
+  // Given code is shown as passed when its values were right, whatever its technique.
+  r.status = v.cause == kTechniqueCause ? GradeStatus::kPassed : v.status;
   r.message = v.message;
   r.notes = v.notes;
   r.cause = v.cause;
@@ -135,6 +104,30 @@ void MakeTextValid(GradeResult& result) {
 }
 
 }  // namespace
+
+ExerciseOutcome ToOutcome(const ExerciseVerdict& v) {
+  ExerciseOutcome outcome;
+  outcome.id = v.id;
+  outcome.notes = v.notes;
+  outcome.unchecked = v.unchecked;
+  if (v.cause == kTechniqueCause && v.status == GradeStatus::kFailed) {
+    outcome.flavours = {{ToString(Flavour::kDefault), GradeStatus::kPassed, "", ""},
+                        {ToString(Flavour::kNoFma), GradeStatus::kPassed, "", ""}};
+    outcome.technique_failure = v.message;
+    return outcome;
+  }
+  // Each build that ran: the one the deciding check failed on carries the failure, the others
+  // passed; a build that never ran (after the default build failed) is left out.
+  const std::vector<Flavour> builds =
+      v.builds_run.empty() ? std::vector<Flavour>{Flavour::kDefault} : v.builds_run;
+  for (Flavour build : builds) {
+    if (!v.passed() && build == v.flavour)
+      outcome.flavours.push_back({ToString(build), v.status, v.message, v.cause});
+    else
+      outcome.flavours.push_back({ToString(build), GradeStatus::kPassed, "", ""});
+  }
+  return outcome;
+}
 
 std::string SubmissionFolder(const std::string& dir) {
   fs::path path = fs::absolute(dir).lexically_normal();
@@ -182,7 +175,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
                       request.backend, flavour);
     if (env.builds[flavour].stage == "toolchain") grader_fault = env.builds[flavour].message;
   }
-  if (request.thread_sanitizer && request.backend == Backend::kCpu &&
+  if (request.thread_sanitizer && Traits(request.backend).thread_sanitizer &&
       env.builds[Flavour::kDefault].ok) {
     Say(request, "building (ThreadSanitizer flavour)");
     env.builds[Flavour::kThreadSanitizer] =
@@ -210,8 +203,10 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     const ExerciseVerdict verdict =
         grader_fault.empty()
             ? verdicts[i]
-            : Verdict(ex, "grader_error", "the grader could not run: " + grader_fault, "toolchain");
-    Say(request, "exercise " + ex.id + ": " + verdict.status);
+            : Verdict(ex, {GradeStatus::kGraderError, "toolchain",
+                           "the grader could not run: " + grader_fault});
+    Say(request, "exercise " + ex.id + ": " +
+                     (verdict.cause == kTechniqueCause ? kTechniqueCause : ToString(verdict.status)));
     if (spec.speed && spec.speed->exercise == ex.id) speed_exercise_passed = verdict.passed();
     if (ex.given) {
       result.exercises.push_back(GivenResult(ex, verdict));
@@ -222,7 +217,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
 
   SpeedOutcome speed;
   if (grader_fault.empty()) {
-    if (spec.speed && request.backend == Backend::kGpu) Say(request, "timing");
+    if (spec.speed && Traits(request.backend).times_kernels) Say(request, "timing");
     speed = GradeSpeed(env, speed_exercise_passed);
   } else {
     speed.kind = SpeedMeasurement::Kind::kNotMeasured;
@@ -243,8 +238,8 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     result.exercises.push_back(fault);
   }
   if (grader_fault.empty())
-    result.device = env.device_line.is_object() ? DeviceFrom(env.device_line) : ProbeDevice(env);
-  if (request.backend == Backend::kCpu && !result.device.name.empty())
+    result.device = env.device_line.is_object() ? DeviceFromLine(env.device_line) : ProbeDevice(env);
+  if (Traits(request.backend).models_the_gpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
   MakeTextValid(result);
   result.execution_time_seconds =

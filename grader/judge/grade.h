@@ -36,6 +36,11 @@ struct GradeRequest {
 std::string SubmissionFolder(const std::string& dir);
 std::string SubmissionNameOf(const std::string& dir);
 
+// What scoring reads of one exercise's verdict: each build that ran, the one the deciding check
+// failed on carrying the failure, and a technique failure apart (core/scoring.h).
+struct ExerciseVerdict;  // exercise_grader.h
+ExerciseOutcome ToOutcome(const ExerciseVerdict& verdict);
+
 GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, const LabSpec& spec,
                             const GradeRequest& request);
 

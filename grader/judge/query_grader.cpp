@@ -1,17 +1,13 @@
 #include "query_grader.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
 #include "report_lines.h"
-#include "untrusted_file.h"
 
 namespace labkit {
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string NumberText(double value) {
@@ -62,98 +58,61 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
 
 namespace {
 
-struct QueryRun {
-  ProcessResult process;
-  bool done = false;
-  std::string harness_error;
-  std::vector<json> cases;  // by index; null when not reported
-  std::vector<json> emu_diagnostics;
-};
-
-QueryRun RunQueries(GradeEnv& env, const Exercise& ex, const std::string& executable,
-                    const std::string& work_dir) {
-  const std::string dir = work_dir + "/";
-  fs::create_directories(dir);
-  for (const char* stale : {"response.jsonl", "emu_report.jsonl"}) fs::remove(dir + stale);
-  json request = {{"exercise", ex.id}, {"cases", json::array()}};
-  for (std::size_t i = 0; i < ex.params.size(); ++i)
-    request["cases"].push_back({{"id", "q" + std::to_string(i)}, {"params", ex.params[i]}});
-  QueryRun run;
-  const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1));
-  if (!written) {
-    run.harness_error = "cannot write the request: " + written.error();
-    return run;
-  }
-
-  Command cmd;
-  cmd.argv = {executable, dir + "request.json", dir + "response.jsonl"};
-  cmd.cwd = dir;
-  cmd.timeout_seconds = env.spec.limits.RunSeconds();
-  if (env.spec.limits.output_bytes > 0)
-    cmd.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
-  if (!env.kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = env.kernels_json;
-  cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
-  cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(kHarnessDeviceMemoryBytes);
-
-  run.process = env.runner.Run(cmd);
-  run.cases.resize(ex.params.size());
-  for (const json& line : ReadJsonObjectLines(dir + "response.jsonl")) {
-    const std::string type = TextField(line, "type");
-    if (type == "done") run.done = true;
-    if (type == "error") run.harness_error = TextField(line, "detail");
-    if (type != "case") continue;
-    const std::string id = TextField(line, "id");
-    for (std::size_t i = 0; i < ex.params.size(); ++i)
-      if (id == "q" + std::to_string(i)) run.cases[i] = line;
-  }
-  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
-  return run;
+// A process that ended before its last answer: timed out or crashed, as `where` it was.
+Finding Died(const ProcessResult& process, const std::string& where) {
+  if (process.timed_out) return {GradeStatus::kTimeout, "timeout", where + DescribeDeath(process)};
+  return {GradeStatus::kCrashed, "crashed", where + DescribeDeath(process)};
 }
+
 }  // namespace
 
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   if (!build.ok) return BuildFailureVerdict(ex, build);
-  const QueryRun run = RunQueries(env, ex, build.executable, env.work_dir + "/" + ex.id);
+  HarnessOptions options;
+  options.exercise = ex.id;
+  options.timeout_seconds = env.spec.limits.RunSeconds();
+  if (env.spec.limits.output_bytes > 0)
+    options.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
+  options.emu_kernels_json = env.kernels_json;
+  const HarnessRun run =
+      RunQueries(env.runner, build.executable, env.work_dir + "/" + ex.id, options, ex.params);
   if (!run.harness_error.empty())
-    return Verdict(ex, "grader_error",
-                   "the grader's harness failed on its own: " + run.harness_error,
-                   "harness_failed");
+    return Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
+                        "the grader's harness failed on its own: " + run.harness_error});
+  if (!run.process.started)  // the kit could not start its own program: not the student's doing
+    return Verdict(ex, {GradeStatus::kGraderError, "harness_not_started",
+                        "the grader could not start the harness: " + run.process.start_error});
   for (std::size_t i = 0; i < ex.params.size(); ++i) {
-    const json& line = run.cases[i];
+    const CaseRun& r = run.cases[i];
     const std::string params =
         ex.params[i].empty() ? "" : " (with " + ParamText(ex.params[i]) + ")";
-    if (line.is_null()) {
-      if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, "q" + std::to_string(i), false))
-        return Verdict(ex, "failed",
-                       DescribeEmuDiagnostic(*d, build.executable, &env.runner) +
-                           " (while calling " + ex.function + params + ")",
-                       "emu_diagnostic");
-      const char* died = run.process.timed_out ? "timeout" : "crashed";
-      return Verdict(ex, died,
-                     "while calling " + ex.function + params + ", " + DescribeDeath(run.process),
-                     died);
+    if (!r.reported) {
+      if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, r.id, false))
+        return Verdict(ex, {GradeStatus::kFailed, "emu_diagnostic",
+                            DescribeEmuDiagnostic(*d, build.executable, &env.runner) +
+                                " (while calling " + ex.function + params + ")"});
+      return Verdict(ex, Died(run.process, "while calling " + ex.function + params + ", "));
     }
-    if (TextField(line, "status") != "ok")
-      return Verdict(ex, "failed",
-                     "CUDA error " + TextField(line, "error") + params + ": " +
-                         TextField(line, "detail") + ".",
-                     "cuda_error");
-    const json values =
-        line.contains("values") && line["values"].is_object() ? line["values"] : json::object();
+    if (r.status == "reported_twice")
+      return Verdict(ex, {GradeStatus::kFailed, "report_tampered",
+                          "the grader's report of the call" + params +
+                              " (response.jsonl) is there twice: something in the submission "
+                              "wrote to the grader's files."});
+    if (r.status != "ok")
+      return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
+                          "CUDA error " + r.error + params + ": " + r.detail + "."});
+    const json values = r.values.is_object() ? r.values : json::object();
     std::string failures;
     for (const QueryValueSpec& spec : ex.values) {
       const std::string failure = CompareQueryValue(
           spec, ex.params[i], values.contains(spec.name) ? values[spec.name] : json());
       if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
     }
-    if (!failures.empty()) return Verdict(ex, "failed", failures, "wrong_value");
+    if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
-  if (!run.done) {
-    const char* died = run.process.timed_out ? "timeout" : "crashed";
-    return Verdict(ex, died, "after the last case, " + DescribeDeath(run.process), died);
-  }
-  return Verdict(ex, "passed", "");
+  if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));
+  return Verdict(ex, {});
 }
 
 }  // namespace labkit

@@ -1,6 +1,12 @@
 #include "query_grader.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "scripted_harness.h"
 
 namespace labkit {
 namespace {
@@ -71,6 +77,137 @@ TEST(QueryGrader, NumberText) {
 TEST(QueryGrader, HarnessExerciseIdCarriesTheParameters) {
   EXPECT_EQ(HarnessExerciseId("dynamic", {}), "dynamic");
   EXPECT_EQ(HarnessExerciseId("dynamic", kParams), "dynamic?block_side=8&dynamic_smem=8192");
+}
+
+// GradeQueryExercise driven by the scripted harness: each status and cause of a query's verdict.
+class QueryJudgeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("labkit_query_" + std::to_string(getpid()) + "_" + info->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    spec_.id = "query_lab";
+    ex_.id = "occupancy";
+    ex_.kind = ExerciseKind::kQuery;
+    ex_.function = "activeBlocks";
+    ex_.params = {{{"block_side", 8}}, {{"block_side", 16}}};
+    ex_.values = {kExact};
+    spec_.exercises = {ex_};
+    build_.ok = true;
+    build_.executable = dir_ + "/harness";
+    std::ofstream(build_.executable) << "harness";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  ExerciseVerdict Grade() {
+    GradeEnv env{harness_, manifest_, spec_, Backend::kCpu, 7, dir_ + "/work"};
+    env.builds[Flavour::kDefault] = build_;
+    return GradeQueryExercise(env, ex_);
+  }
+
+  std::string dir_;
+  LabSpec spec_;
+  Exercise ex_;
+  Manifest manifest_;
+  BuildOutcome build_;
+  testing_harness::ScriptedHarness harness_;
+};
+
+// The script's answer: the kit's value for every call, and the student's as `student` says.
+testing_harness::QueryAnswer Answer(const json& params, int student_at_16) {
+  testing_harness::QueryAnswer a;
+  const int expected = params.at("block_side") == 8 ? 32 : 8;
+  a.values["active_blocks"] = Value(params.at("block_side") == 16 ? student_at_16 : expected,
+                                    expected);
+  return a;
+}
+
+TEST_F(QueryJudgeTest, RightValuesForEveryParameterSetPass) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 8);
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_EQ(v.cause, "");
+  ASSERT_EQ(harness_.calls.size(), 1u) << "every parameter set in one process";
+  EXPECT_EQ(harness_.calls[0].exercise, "occupancy");
+}
+
+TEST_F(QueryJudgeTest, AWrongValueFailsAndSaysWhere) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 9);
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "wrong_value");
+  EXPECT_EQ(v.message, "active_blocks with block_side=16: expected 8, got 9.");
+}
+
+TEST_F(QueryJudgeTest, ACudaErrorFails) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json&) {
+    testing_harness::QueryAnswer a;
+    a.status = "cuda_error";
+    a.error = "cudaErrorInvalidValue";
+    a.detail = "invalid argument";
+    return a;
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "cuda_error");
+  EXPECT_EQ(v.message,
+            "CUDA error cudaErrorInvalidValue (with block_side=8): invalid argument.");
+}
+
+TEST_F(QueryJudgeTest, ACallNeverAnsweredIsACrashOrATimeout) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json&) {
+    testing_harness::QueryAnswer a;
+    a.status = "";
+    return a;
+  };
+  harness_.on_process = [](const testing_harness::HarnessCall&) {
+    testing_harness::ProcessAnswer p;
+    p.done = false;
+    p.signal = 11;
+    return p;
+  };
+  ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
+  EXPECT_EQ(v.cause, "crashed");
+  EXPECT_EQ(v.message.rfind("while calling activeBlocks (with block_side=8), ", 0), 0u)
+      << v.message;
+
+  harness_.on_process = [](const testing_harness::HarnessCall&) {
+    testing_harness::ProcessAnswer p;
+    p.done = false;
+    p.timed_out = true;
+    return p;
+  };
+  v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kTimeout);
+  EXPECT_EQ(v.cause, "timeout");
+}
+
+TEST_F(QueryJudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
+  harness_.on_process = [](const testing_harness::HarnessCall&) {
+    testing_harness::ProcessAnswer p;
+    p.starts = false;
+    return p;
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "harness_not_started");
+}
+
+TEST_F(QueryJudgeTest, AFailedBuildIsACompileError) {
+  build_.ok = false;
+  build_.stage = "link";
+  build_.message = "undefined reference to activeBlocks";
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kCompileError);
+  EXPECT_EQ(v.cause, "link");
+  EXPECT_TRUE(harness_.calls.empty());
 }
 
 }  // namespace

@@ -15,13 +15,6 @@ namespace labkit {
 
 namespace {
 
-// What the runs in other thread orders found: nothing, a failure of another kind (a fault, a
-// barrier only some threads reach), or an element that changed, and why (OrderCause).
-struct OrderFinding {
-  enum class Kind { kNone, kOtherFailure, kOrderDependent } kind = Kind::kNone;
-  std::string message;
-};
-
 // The exact product at C(row, col) and its forward-error bound, for telling a summation-order
 // difference from a race.
 std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, int64_t col) {
@@ -36,22 +29,24 @@ std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, in
 
 // CPU backend: the same build run with other thread orders between barriers must give the same
 // bits. A difference means threads read shared memory before (or after) it was meant to be, or
-// several threads add into one element in an order that is not fixed.
-OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                          const HarnessRun& forward, const std::string& executable,
-                          const std::string& dir, std::string& status) {
+// several threads add into one element in an order that is not fixed (kThreadOrderCause). A run
+// in another order that failed otherwise (a fault, a barrier only some threads reach) gives its
+// own finding.
+Finding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                     const HarnessRun& forward, const std::string& executable,
+                     const std::string& dir) {
   const std::vector<std::string> orders = {"reverse", "random:" + std::to_string(env.seed)};
   for (const std::string& order : orders) {
     HarnessOptions options = CheckRunOptions(env, ex.id, Replayed(ex));
     options.emu_order = order;
     const HarnessRun run = RunHarness(
         env.runner, executable, dir + "/order_" + order.substr(0, order.find(':')), options, cases);
-    bool values_wrong = false;
-    const std::string failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
-                                             Flavour::kDefault, executable, status, values_wrong);
-    if (!failure.empty() && !values_wrong)
-      return {OrderFinding::Kind::kOtherFailure,
-              "with threads run in " + order + " order: " + failure};
+    Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
+                                   Flavour::kDefault, executable);
+    if (!failure.passed() && failure.cause != kWrongResultCause) {
+      failure.message = "with threads run in " + order + " order: " + failure.message;
+      return failure;
+    }
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& a = forward.cases[i].C;
       const auto& b = run.cases[i].C;
@@ -68,8 +63,7 @@ OrderFinding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<M
             << " when a block's threads run first to last between barriers, but "
             << FormatNumber(b[e]) << " in " << order << " order. "
             << OrderCauseText(ClassifyOrderDifference(a[e], b[e], reference, bound));
-        status = "failed";
-        return {OrderFinding::Kind::kOrderDependent, msg.str()};
+        return {GradeStatus::kFailed, kThreadOrderCause, msg.str()};
       }
     }
   }
@@ -110,22 +104,22 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
 
 }  // namespace
 
-RaceFinding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
-                           const HarnessRun& forward, const std::string& executable,
-                           const std::string& dir, std::string& status,
-                           std::vector<std::string>* notes) {
-  OrderFinding order = OrderFailure(env, ex, cases, forward, executable, dir, status);
-  const bool order_dependent = order.kind == OrderFinding::Kind::kOrderDependent;
+Finding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                       const HarnessRun& forward, const std::string& executable,
+                       const std::string& dir, std::vector<std::string>* notes) {
+  Finding order = OrderFailure(env, ex, cases, forward, executable, dir);
+  const bool order_dependent = order.cause == kThreadOrderCause;
   if (!env.thread_sanitizer) {
     if (order_dependent)
       order.message += " (labgrade check with --tsan names the two lines that race.)";
-    return {order.message, order_dependent};
+    return order;
   }
-  if (order.kind == OrderFinding::Kind::kOtherFailure) return {order.message, false};
+  if (!order.passed() && !order_dependent) return order;
   const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
-  if (races.empty()) return {order.message, order_dependent};
-  status = "failed";
-  return {order.message.empty() ? races : order.message + "\n\n" + races, true};
+  if (races.empty()) return order;
+  // The racing lines name the cause better than the element that changed, which they explain.
+  return {GradeStatus::kFailed, kDataRaceCause,
+          order.passed() ? races : order.message + "\n\n" + races};
 }
 
 // Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
@@ -149,49 +143,41 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
   return options;
 }
 
-// What a run under `tool` found ("failed"), that the tool could not run ("grader_error"), or ""
-// when it ran and found nothing.
-std::string SanitizerFinding(const HarnessRun& run, const std::string& tool, std::string& status) {
+Finding SanitizerFinding(const HarnessRun& run, const std::string& tool) {
   const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
-  if (!found.empty()) {
-    status = "failed";
-    return found;
-  }
-  if (!run.process.started || run.sanitizer_log.empty()) {
-    status = "grader_error";
-    return "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
-           run.process.output.substr(0, 2000);
-  }
-  return "";
+  if (!found.empty())
+    return {GradeStatus::kFailed, tool == "racecheck" ? kDataRaceCause : tool, found};
+  if (!run.process.started || run.sanitizer_log.empty())
+    return {GradeStatus::kGraderError, "sanitizer_unavailable",
+            "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
+                run.process.output.substr(0, 2000)};
+  return {};
 }
 
-// GPU backend: the default build of one exercise under each of `tools`; "" when all are clean.
-std::string SanitizerFailure(GradeEnv& env, const Exercise& ex,
-                             const std::vector<MatrixCase>& cases, const std::string& executable,
-                             const std::string& dir, std::string& status,
-                             const std::vector<std::string>& tools) {
+Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,
+                         const std::string& executable, const std::string& dir,
+                         const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
     const HarnessRun run =
         RunHarness(env.runner, executable, dir + "/" + tool,
                    SanitizerOptions(ex.id, tool, Replayed(ex)), SanitizerCases(tool, cases));
-    const std::string found = SanitizerFinding(run, tool, status);
-    if (!found.empty()) return found;
+    Finding found = SanitizerFinding(run, tool);
+    if (!found.passed()) return found;
   }
-  return "";
+  return {};
 }
 
 // Wrong values can come from a race; the backend's race detector says so far more usefully than a
 // list of wrong numbers, so it gets the first word.
-std::string RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
-                                  const std::vector<MatrixCase>& cases, const HarnessRun& forward,
-                                  const std::string& executable, const std::string& dir) {
-  std::string status;
-  if (env.backend == Backend::kCpu) {
-    const RaceFinding race =
-        CpuRaceFailure(env, ex, cases, forward, executable, dir, status, nullptr);
-    return race.race ? race.message : "";
-  }
-  return SanitizerFailure(env, ex, cases, executable, dir + "/race", status, {"racecheck"});
+Finding RaceBehindWrongValues(GradeEnv& env, const Exercise& ex,
+                              const std::vector<MatrixCase>& cases, const HarnessRun& forward,
+                              const std::string& executable, const std::string& dir) {
+  const Finding race =
+      Traits(env.backend).races_by_thread_order
+          ? CpuRaceFailure(env, ex, cases, forward, executable, dir, nullptr)
+          : SanitizerFailure(env, ex, cases, executable, dir + "/race", {"racecheck"});
+  if (race.cause == kThreadOrderCause || race.cause == kDataRaceCause) return race;
+  return {};
 }
 
 }  // namespace labkit

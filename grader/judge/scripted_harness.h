@@ -91,6 +91,13 @@ struct TimingAnswer {
   bool right_outputs = true;  // the timed outputs: the product of the next input set
 };
 
+// What the script answers for one call of a query exercise (a case with "params").
+struct QueryAnswer {
+  std::string status = "ok";  // "" writes no line for the call
+  std::string error, detail;
+  json values = json::object();  // {"name": {"student": ..., "expected": ...}}
+};
+
 // How the whole process ends, and what else it leaves.
 struct ProcessAnswer {
   bool starts = true;
@@ -109,6 +116,8 @@ class ScriptedHarness : public ProcessRunner {
     p.sanitizer_log = "========= ERROR SUMMARY: 0 errors\n";
     return p;
   };
+  std::function<QueryAnswer(const HarnessCall&, const json& params)> on_query =
+      [](const HarnessCall&, const json&) { return QueryAnswer{}; };
   std::function<TimingAnswer(const HarnessCall&)> on_timing = [](const HarnessCall&) {
     return TimingAnswer{};
   };
@@ -141,6 +150,19 @@ class ScriptedHarness : public ProcessRunner {
     std::ofstream out(command.argv.at(request + 1));
     for (const json& c : req.at("cases")) {
       const std::string id = c.at("id");
+      if (c.contains("params")) {
+        const QueryAnswer answer = on_query(call, c["params"]);
+        if (!answer.status.empty())
+          out << json({{"type", "case"},
+                       {"id", id},
+                       {"status", answer.status},
+                       {"error", answer.error},
+                       {"detail", answer.detail},
+                       {"values", answer.values}})
+                     .dump()
+              << "\n";
+        continue;
+      }
       if (call.mode == "--record") {
         std::ofstream(dir + id + ".plan") << "plan";
         continue;
@@ -167,7 +189,7 @@ class ScriptedHarness : public ProcessRunner {
       if (answer.values == CaseAnswer::Values::kPoison) product[0] = FloatFromBits(kPoisonBits);
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
-    if (!req.at("timing").is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
+    if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
     if (process.done)
       out << R"({"type": "done"})"
           << "\n";

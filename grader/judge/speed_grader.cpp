@@ -79,7 +79,7 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
 
 SpeedOutcome GradeSpeed(GradeEnv& env, bool exercise_passed) {
   if (!env.spec.speed) return Outcome(Kind::kNotMeasured, "");
-  if (env.backend == Backend::kCpu)
+  if (!Traits(env.backend).times_kernels)
     return Outcome(Kind::kNotMeasured, "speed is not measured on the CPU backend; run on a GPU");
   if (!exercise_passed)
     return Outcome(

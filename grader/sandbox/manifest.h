@@ -24,7 +24,15 @@ struct Manifest {
   std::map<std::string, std::vector<std::string>> gpu_libs;  // lab -> static libraries, in order
   std::map<std::string, std::vector<std::string>> emu_libs;
 
-  std::string LabDir(const std::string& lab) const { return source_dir + "/labs/" + lab; }
+  // lab -> its folder, for every lab add_lab() built (cmake/LabKit.cmake): labs/<lab>, or a test's
+  // fixture lab elsewhere.
+  std::map<std::string, std::string> lab_dirs;
+
+  // The lab's folder (lab.yaml, the frozen header); labs/<lab> for a lab the build does not list.
+  std::string LabDir(const std::string& lab) const {
+    const auto it = lab_dirs.find(lab);
+    return it != lab_dirs.end() ? it->second : source_dir + "/labs/" + lab;
+  }
 };
 
 // Reads the manifest; on failure returns false and says why in `error`.

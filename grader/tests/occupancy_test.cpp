@@ -35,10 +35,9 @@ nlohmann::json MeasureLab(const Manifest& manifest, const LabSpec& spec) {
   const std::string src = manifest.source_dir + "/solutions/" + spec.id;
   const BuildOutcome build = builder.Build(src, work + "/build", BackendUnderTest(), Flavour::kDefault);
   EXPECT_TRUE(build.ok) << build.message;
-  std::string error;
-  const std::string ptxas = builder.ResourceReportText(src, error);
-  EXPECT_FALSE(ptxas.empty()) << error;
-  auto report = ParsePtxasReport(ptxas);
+  const auto ptxas = builder.ResourceReportText(src, work + "/ptx");
+  EXPECT_TRUE(ptxas.ok()) << (ptxas.ok() ? "" : ptxas.error());
+  auto report = ParsePtxasReport(ptxas.ok() ? *ptxas : "");
   EXPECT_TRUE(report.ok());
   const std::string kernels_json = work + "/kernels.json";
   std::ofstream(kernels_json) << ToEmulatorJson(*report).dump();

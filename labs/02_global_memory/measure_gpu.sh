@@ -16,8 +16,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "the copy sweep needs a GPU: none answers here (the CPU backend checks correctness only)" >&2
   exit 77
 fi
-nvcc -std=c++17 -O3 -arch=native -I"$here" -I"$root/common/include" -I"$root/grader/core" \
+nvcc -std=c++17 -O3 -arch=native -I"$here" -I"$root/common/include" -I"$root/grader/base" \
   "$src/global_memory.cu" "$here/measure_gpu.cu" "$here/bandwidth_plot.cpp" \
-  "$root/grader/core/text.cpp" -o "$out/lab02_measure_gpu"
+  "$root/grader/base/text.cpp" -o "$out/lab02_measure_gpu"
 "$out/lab02_measure_gpu" "$out"
 echo "wrote $out/bandwidth.txt and $out/bandwidth.svg"

@@ -39,6 +39,19 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
   return std::nullopt;
 }
 
+// The harness driver that runs the lab's exercises. The kit has one (common/harness/harness_main.cpp,
+// which a lab's harness table plugs into), so a lab that names another was written for a kit that
+// is not this one: better said at load time than met as a link error.
+std::optional<std::string> ReadHarness(Checker& c, const YAML::Node& n, const std::string& path) {
+  std::optional<std::string> s = ReadName(c, n, path);
+  if (s && *s != "matmul") {
+    c.Fail(n, path, "expected matmul (the kit's one harness driver, common/harness), got \"" + *s +
+                        "\"");
+    return std::nullopt;
+  }
+  return s;
+}
+
 std::optional<MeasuredTechnique> ReadMeasured(Checker& c, const YAML::Node& n,
                                               const std::string& path) {
   MapView m(c, n, path, {"shape", "max_global_loads_vs_rows", "reads_shared", "executes_barrier"});
@@ -250,7 +263,7 @@ Result<LabSpec> Parse(const YAML::Node& root, Checker& c) {
   top.Optional("handout", ReadRelativePath, spec.handout);
   top.Required("student_files", ListOf(ReadRelativePath, "file names", true), spec.student_files);
   top.Required("interface", ReadRelativePath, spec.interface);
-  top.Required("harness", ReadName, spec.harness);
+  top.Required("harness", ReadHarness, spec.harness);
   top.Required("tile", IntAtLeast(1), spec.tile);
   if (auto v = top.Require("tolerance")) {
     MapView t(c, *v, "tolerance", {"model", "nofma"});

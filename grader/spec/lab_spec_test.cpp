@@ -188,6 +188,12 @@ TEST(LabSpec, ToleranceModelIsChecked) {
             "lab.yaml:8: tolerance.nofma: expected forward_error or exact, got \"loose\"");
 }
 
+TEST(LabSpec, HarnessNamesTheKitsDriver) {
+  EXPECT_EQ(ErrorOf(Edit("harness: matmul", "harness: stencil")),
+            "lab.yaml:6: harness: expected matmul (the kit's one harness driver, common/harness), "
+            "got \"stencil\"");
+}
+
 TEST(LabSpec, RepsAreChecked) {
   EXPECT_EQ(ErrorOf(Edit("zero_at: 1.0", "zero_at: 1.0\n  reps: {min: 20, max: 5}")),
             "lab.yaml:36: speed.reps: max (5) is smaller than min (20)");

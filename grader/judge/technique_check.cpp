@@ -1,0 +1,270 @@
+// TechniqueFailure (exercise_checks.h): whether the kernels an exercise's function launched use
+// the technique it teaches, from their launch records, what ptxas says they declare, the PTX
+// (constant memory) and, for `technique.measured`, what they were counted doing.
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "diagnostics_text.h"
+#include "exercise_checks.h"
+#include "gpu_counters.h"
+#include "inputs.h"
+#include "measured_technique.h"
+#include "report_lines.h"
+#include "transfer_check.h"
+#include "untrusted_file.h"
+
+namespace labkit {
+
+namespace {
+
+// Right values, not by the technique the exercise teaches.
+Finding TechniqueFinding(std::string message) {
+  return {GradeStatus::kFailed, kTechniqueCause, std::move(message)};
+}
+
+}  // namespace
+
+namespace {
+
+// The kernels of the student's files that read __constant__ memory, from their PTX.
+const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
+  if (!env.constant_readers && env.constant_readers_error.empty()) {
+    if (env.builder == nullptr) env.constant_readers_error = "the grader has no builder for PTX";
+    if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
+    if (env.constant_readers_error.empty()) {
+      auto files = env.builder->Ptx(env.src_dir, PtxDir(env));
+      std::string ptx;
+      for (std::size_t i = 0; files && i < files->size(); ++i) {
+        auto text = ReadUntrustedFile((*files)[i], kMaxReportBytes);  // the scratch folder
+        if (text.ok()) ptx += *text;
+      }
+      if (files)
+        env.constant_readers = KernelsReadingConstantMemory(ptx);
+      else
+        env.constant_readers_error = files.error();
+    }
+  }
+  why_not = env.constant_readers_error;
+  return env.constant_readers ? &*env.constant_readers : nullptr;
+}
+
+// Checks on how the kernels were launched (the harness's launch records), or "".
+std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
+  const Technique& t = *ex.technique;
+  for (const CaseRun& c : run.cases)
+    for (const LaunchInfo& l : c.launches) {
+      const std::string kernel = FunctionName(l.kernel);
+      const long long threads = l.block[0] * l.block[1] * l.block[2];
+      if (t.single_block && *t.single_block && l.grid[0] * l.grid[1] * l.grid[2] != 1)
+        return kernel + " was launched with a grid of " + std::to_string(l.grid[0]) + " x " +
+               std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
+               " blocks; this exercise uses exactly one block (dim3 grid(1, 1)) of Width x Width "
+               "threads";
+      if (t.dynamic_shared_bytes_per_thread &&
+          l.dynamic_shared_bytes != *t.dynamic_shared_bytes_per_thread * threads)
+        return kernel + " was launched with blocks of " + std::to_string(threads) +
+               " threads and " + std::to_string(l.dynamic_shared_bytes) +
+               " bytes of dynamic shared memory; its tiles need exactly " +
+               std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
+               std::to_string(*t.dynamic_shared_bytes_per_thread) +
+               " bytes per thread: one float of each tile). Pass the size your requiredSM-style "
+               "function computes as the third launch parameter, <<<grid, block, bytes>>>";
+    }
+  return "";
+}
+
+// The counting build, built on first need: most submissions that reach the technique check need
+// it, the others (wrong results, another lab) are spared a compile.
+const BuildOutcome& CountingBuild(GradeEnv& env) {
+  auto it = env.builds.find(Flavour::kCounting);
+  if (it != env.builds.end()) return it->second;
+  BuildOutcome build;
+  if (env.builder == nullptr) {
+    build.stage = "toolchain";
+    build.message = "the grader was started without a way to build the counting flavour";
+  } else {
+    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
+                               Flavour::kCounting);
+  }
+  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
+}
+
+}  // namespace
+
+MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
+  MatrixCase c;
+  c.id = ex.id + "_counted";
+  c.shape = ex.technique->measured->shape;
+  c.exercise = run_id;
+  ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
+  c.A = std::move(in.a);
+  c.B = std::move(in.b);
+  return c;
+}
+
+HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
+  const bool emulated = Traits(env.backend).counts_in_counting_build;
+  HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
+  options.count_accesses = emulated;
+  options.gpu_counters = !emulated;
+  return options;
+}
+
+const BuildOutcome& CountingBuildOf(GradeEnv& env) {
+  return Traits(env.backend).counts_in_counting_build ? CountingBuild(env)
+                                                      : env.builds.at(Flavour::kDefault);
+}
+
+namespace {
+
+// The counting run made for several exercises in one process (exercise_stages.cpp), taken as this
+// exercise's own when it counted it and every case passed there: a failure in a shared process may
+// be another exercise's doing, and a run of its own says which.
+std::optional<HarnessRun> SharedCount(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                                      const std::vector<MatrixCase>& cases,
+                                      const BuildOutcome& build) {
+  const auto it = env.shared_counts.find(run_id);
+  if (it == env.shared_counts.end()) return std::nullopt;
+  HarnessRun run = std::move(it->second);
+  env.shared_counts.erase(it);
+  if (!Traits(env.backend).counts_in_counting_build && !run.counted) return std::nullopt;
+  if (!FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
+                    build.executable)
+           .passed())
+    return std::nullopt;
+  return run;
+}
+
+}  // namespace
+
+// `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
+// by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
+// passed when the counts satisfy the rule. The case's values are checked too, so the counted run
+// is the real product; a fault of the kit's there (no way to build, a harness that failed on its
+// own) is a grader error, not the student's technique. `why_not` is set when a GPU could not be
+// counted here (no permission to read its counters): the caller then falls back on what the
+// kernels declare.
+Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                        const std::string& dir, std::string& why_not) {
+  MeasuredTechnique rule = *ex.technique->measured;
+  const BackendTraits& backend = Traits(env.backend);
+  const bool emulated = backend.counts_in_counting_build;
+  const BuildOutcome& build = CountingBuildOf(env);
+  if (!build.ok && build.stage == "toolchain")
+    return {GradeStatus::kGraderError, "toolchain",
+            "the grader could not build the flavour in which it counts memory accesses: " +
+                build.message};
+  if (!build.ok)
+    return TechniqueFinding("the build in which the grader counts memory accesses failed: " +
+                            build.message);
+  const std::vector<MatrixCase> cases = {CountedCase(env, ex, run_id)};
+  // The counts are of the replayed kernels, on the real inputs.
+  std::optional<HarnessRun> counted_run = SharedCount(env, ex, run_id, cases, build);
+  if (!counted_run)
+    counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
+                             CountingOptions(env, run_id), cases);
+  const HarnessRun& run = *counted_run;
+  if (!emulated && !run.counted) {
+    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    if (said.empty()) said = LastLine(run.process.output);
+    why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
+              (said.empty() ? "" : ": " + said) + ")";
+    return {};
+  }
+  Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
+                                 build.executable);
+  const std::string where = "in the build in which the grader counts memory accesses: ";
+  if (failure.status == GradeStatus::kGraderError) {
+    failure.message = where + failure.message;
+    return failure;
+  }
+  if (!failure.passed()) return TechniqueFinding(where + failure.message);
+  // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
+  if (!backend.counts_barriers) rule.executes_barrier.reset();
+  const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
+  if (counted.empty()) return {};
+  return TechniqueFinding(counted);
+}
+
+namespace {
+
+// Whether `t` names anything read from ptxas's report of what a kernel declares.
+bool ChecksDeclarations(const Technique& t) {
+  return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
+         t.max_registers || t.max_local_bytes;
+}
+
+}  // namespace
+
+// The technique is judged on the kernels the student's function really launched: a tiled kernel
+// that exists but is never called, or work done on the CPU, earns nothing here.
+Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                         const std::string& dir, const HarnessRun& run,
+                         std::vector<std::string>& notes, bool& unchecked) {
+  if (ex.kernel.empty()) return {};  // a host-side exercise
+  const std::string host_work = HostTransferFailure(ex.function, run.cases);
+  if (!host_work.empty()) return TechniqueFinding(host_work);
+  std::vector<std::string> launched;
+  for (const CaseRun& c : run.cases)
+    for (const LaunchInfo& l : c.launches)
+      if (std::find(launched.begin(), launched.end(), l.kernel) == launched.end())
+        launched.push_back(l.kernel);
+  if (launched.empty())
+    return TechniqueFinding(ex.function +
+                            " launched no kernel: the product must be computed on the GPU by a "
+                            "kernel launched from " +
+                            ex.function + " (" + ex.kernel + " in the starter).");
+  if (!ex.technique) return {};
+  const std::string not_taught = "not with the technique this exercise teaches: ";
+  const std::string launch = LaunchFailure(ex, run);
+  if (!launch.empty()) return TechniqueFinding(not_taught + launch);
+  if (ex.technique->reads_constant && *ex.technique->reads_constant) {
+    std::string why_not;
+    const std::set<std::string>* readers = ConstantReaders(env, why_not);
+    if (readers == nullptr) {
+      notes.push_back("constant memory use not checked: " + why_not);
+      unchecked = true;
+    } else if (std::none_of(launched.begin(), launched.end(),
+                            [&](const std::string& k) { return readers->count(k) > 0; })) {
+      return TechniqueFinding(not_taught + DemangleSymbol(launched.front()) +
+                              " reads no __constant__ variable. Keep the block side in a "
+                              "`__constant__ int`, set it with cudaMemcpyToSymbol before the "
+                              "launch, and read it in the kernel");
+    }
+  }
+  // What the kernels did replaces what they declare: the shared memory they use (static or
+  // dynamic) and, on the CPU backend, the barriers they pass. A GPU keeps ptxas's word on
+  // barriers, having no counter of them.
+  Technique declared = *ex.technique;
+  if (ex.technique->measured) {
+    std::string why_not;
+    Finding measured = MeasuredFailure(env, ex, run_id, dir, why_not);
+    if (measured.cause == kTechniqueCause) measured.message = not_taught + measured.message;
+    if (!measured.passed()) return measured;
+    if (why_not.empty()) {
+      declared.min_static_shared_bytes.reset();
+      if (Traits(env.backend).counts_barriers) declared.uses_barrier.reset();
+    } else {
+      notes.push_back("technique judged from what the kernels declare: " + why_not);
+    }
+  }
+  if (!ChecksDeclarations(declared)) return {};
+  if (!env.resources) {
+    notes.push_back("technique not checked: " + env.resources_error);
+    unchecked = true;
+    return {};
+  }
+  std::string first_failure;
+  for (const std::string& kernel : launched) {
+    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
+    if (failure.empty()) return {};
+    if (first_failure.empty()) first_failure = failure;
+  }
+  std::string names;
+  for (const std::string& k : launched) names += (names.empty() ? "" : ", ") + DemangleSymbol(k);
+  return TechniqueFinding(not_taught + ex.function + " launched " + names + ", and " +
+                          first_failure);
+}
+
+}  // namespace labkit
