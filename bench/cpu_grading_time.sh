@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints how long the CPU backend takes to grade every lab's reference solution (full correctness
-# points required) and its starter (TODO exercises must score 0), one after the other, as CI
-# does. Usage: bench/cpu_grading_time.sh BUILD_DIR
+# points required) and its starter (TODO exercises must score 0), one after the other. Not a CTest
+# test: the labs' own tests grade the same submissions on every run. Usage:
+# bench/cpu_grading_time.sh BUILD_DIR
 set -euo pipefail
 build="${1:-build}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -53,9 +53,12 @@ class BatchTest : public ::testing::Test {
         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     root_ = scratch_->path();
     const fs::path lab = fs::path(manifest_.source_dir);
+    // alice and unlucky hand in the reference solution, bob and carol the untouched starter: the
+    // tests of the batch's bookkeeping (resume, regrade, kill) need graded submissions, not right
+    // ones, and the starter is graded in about half the time (CI has two cores).
     for (const char* name : {"alice", "bob", "carol", "unlucky"}) {
       fs::create_directories(root_ / "class" / name);
-      const bool good = std::string(name) != "bob";  // bob hands in the untouched starter
+      const bool good = std::string(name) == "alice" || std::string(name) == "unlucky";
       fs::copy_file(lab / (good ? "solutions" : "starter") / "03_tiled_matmul" / "matmul.cu",
                     root_ / "class" / name / "matmul.cu");
     }
@@ -129,21 +132,21 @@ class FaultyRunner : public ProcessRunner {
 };
 
 TEST_F(BatchTest, GraderFaultIsNotGradedAndRetriedOnResume) {
+  KeepOnly({"bob", "unlucky"});
   FaultyRunner faulty("unlucky");
   auto first = GradeBatch(faulty, manifest_, spec_, Options());
   ASSERT_TRUE(first.ok()) << first.error();
-  EXPECT_EQ(first->graded, 3);
+  EXPECT_EQ(first->graded, 1);
   EXPECT_EQ(first->not_graded, 1);
   const std::string csv = ReadFile(root_ / "out" / "gradebook.csv");
   EXPECT_NE(csv.find("unlucky,not_graded,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("simulated: the harness program vanished"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("alice,graded,30,40,,70,100,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("bob,graded,0,0,,0,100,"), std::string::npos) << csv;
 
   SystemProcessRunner healthy;
   auto second = GradeBatch(healthy, manifest_, spec_, Options());
   ASSERT_TRUE(second.ok()) << second.error();
-  EXPECT_EQ(second->skipped, 3);  // the graded ones are not redone
+  EXPECT_EQ(second->skipped, 1);  // the graded one is not redone
   EXPECT_EQ(second->graded, 1);
   EXPECT_NE(ReadFile(root_ / "out" / "gradebook.csv").find("unlucky,graded,30,40"),
             std::string::npos);
@@ -292,6 +295,7 @@ TEST_F(BatchTest, HostileFilesAndHangsDoNotStallTheBatch) {
 }
 
 TEST_F(BatchTest, RegradeRedoesOnlyWhatIsAsked) {
+  KeepOnly({"bob", "carol"});
   SystemProcessRunner runner;
   ASSERT_TRUE(GradeBatch(runner, manifest_, spec_, Options()).ok());
   BatchOptions again = Options();
@@ -299,7 +303,10 @@ TEST_F(BatchTest, RegradeRedoesOnlyWhatIsAsked) {
   auto counts = GradeBatch(runner, manifest_, spec_, again);
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->graded, 1);
-  EXPECT_EQ(counts->skipped, 3);
+  EXPECT_EQ(counts->skipped, 1);
+  const std::string journal = ReadFile(root_ / "out" / "journal.jsonl");
+  EXPECT_EQ(CountLines(journal, "\"slug\":\"bob\""), 1) << journal;
+  EXPECT_EQ(CountLines(journal, "\"slug\":\"carol\""), 2) << journal;
 }
 
 TEST_F(BatchTest, SigkillMidBatchLosesNothingAndRedoesNothing) {
