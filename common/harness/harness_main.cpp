@@ -128,12 +128,13 @@ json query_case_json(const std::string& id, const labkit::QueryValues& v) {
 }
 
 // Query cases: {"id": "q0", "params": {"block_side": 16}} -> one line with the values.
-void run_query_cases(const json& request, const labkit::QueryExercise& ex, ResponseWriter& out) {
+void run_query_cases(const json& request, const labkit::QueryExercise& ex,
+                     const labkit::replay::StudentImage* image, ResponseWriter& out) {
   for (const auto& c : request.at("cases")) {
     labkit::Params params;
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
-    labkit::QueryValues values(params);
+    labkit::QueryValues values(params, image);
     labkit::NoteDiagnosticCase(c.at("id"));
     ex.fn(params, values);
     labkit::NoteDiagnosticCase("");
@@ -367,7 +368,8 @@ int main(int argc, char** argv) {
     const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
                                                                       : labkit::Layout::kGuarded;
     if (query != nullptr) {
-      run_query_cases(request, *query, out);
+      run_query_cases(request, *query,
+                      request.contains("student_image") ? &mode.image : nullptr, out);
     } else {
       run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())

@@ -38,8 +38,8 @@ class PlanReplay::Impl {
   };
 
   Impl(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
-       const HarnessMatrix& C)
-      : image_(image) {
+       const HarnessMatrix& C, std::vector<ReplayHostArray> host)
+      : image_(image), host_(std::move(host)) {
     int32_t id = kRegionA;
     for (const HarnessMatrix* m : {&A, &B, &C}) {
       buffers_[id++] =
@@ -70,6 +70,16 @@ class PlanReplay::Impl {
         bytes > static_cast<uint64_t>(b.high - ref.offset))
       return nullptr;
     return b.base + ref.offset;
+  }
+
+  // The host array `ref` names, with `bytes` after it inside it; null if not.
+  char* HostAt(const Ref& ref, uint64_t bytes) const {
+    if (ref.region < 0 || static_cast<std::size_t>(ref.region) >= host_.size()) return nullptr;
+    const ReplayHostArray& h = host_[ref.region];
+    if (ref.offset < 0 || static_cast<uint64_t>(ref.offset) > h.bytes ||
+        bytes > h.bytes - static_cast<uint64_t>(ref.offset))
+      return nullptr;
+    return static_cast<char*>(h.data) + ref.offset;
   }
 
   std::string Do(const Op& op) {
@@ -108,6 +118,20 @@ class PlanReplay::Impl {
         const char* src = At(op.src, op.bytes);
         if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
         LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToDevice));
+        return "";
+      }
+      case OpType::kHostUpload: {
+        char* dst = At(op.dst, op.bytes);
+        const char* src = HostAt(op.src, op.bytes);
+        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
+        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyHostToDevice));
+        return "";
+      }
+      case OpType::kHostDownload: {
+        char* dst = HostAt(op.dst, op.bytes);
+        const char* src = At(op.src, op.bytes);
+        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
+        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToHost));
         return "";
       }
       case OpType::kSymbolUpload:
@@ -215,12 +239,13 @@ class PlanReplay::Impl {
   }
 
   const StudentImage& image_;
+  std::vector<ReplayHostArray> host_;
   std::map<int32_t, Buffer> buffers_;
 };
 
 PlanReplay::PlanReplay(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
-                       const HarnessMatrix& C)
-    : impl_(std::make_unique<Impl>(image, A, B, C)) {}
+                       const HarnessMatrix& C, std::vector<ReplayHostArray> host)
+    : impl_(std::make_unique<Impl>(image, A, B, C, std::move(host))) {}
 PlanReplay::~PlanReplay() = default;
 std::string PlanReplay::Run(const Plan& plan) { return impl_->Run(plan); }
 
