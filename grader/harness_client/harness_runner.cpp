@@ -42,7 +42,8 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
   return text;
 }
 
-// A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
+}  // namespace
+
 std::string FindCudaTool(const std::string& name) {
   for (const std::string& dir : std::vector<std::string>{
            "/usr/local/cuda/bin", "/usr/local/cuda/" + name, "/opt/cuda/bin", "/usr/bin"}) {
@@ -51,6 +52,8 @@ std::string FindCudaTool(const std::string& name) {
   }
   return name;
 }
+
+namespace {
 
 // Writes the request and its input matrices; a failure (a full disk) is the kit's, not the
 // student's, and comes back as the reason.
@@ -154,7 +157,8 @@ std::vector<float> ReadOutput(const std::string& dir, const std::string& name, s
   return values.ok() ? std::move(*values) : std::vector<float>{};
 }
 
-// A launch as the link wrap recorded it; a field of the wrong type reads as unknown.
+}  // namespace
+
 LaunchInfo ParseLaunch(const json& l) {
   LaunchInfo info;
   if (!l.is_object()) return info;
@@ -181,6 +185,8 @@ LaunchInfo ParseLaunch(const json& l) {
   }
   return info;
 }
+
+namespace {
 
 // The line comes from a process the student's code ran in: a field of the wrong type reads as
 // unknown rather than stopping the grader.

@@ -116,6 +116,13 @@ struct HarnessRun {
   std::string counter_log;
 };
 
+// A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
+std::string FindCudaTool(const std::string& name);
+
+// A launch as the harness's link wrap recorded it (an element of a case line's "launches"); a
+// field of the wrong type reads as unknown.
+LaunchInfo ParseLaunch(const nlohmann::json& launch);
+
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases);

@@ -342,21 +342,6 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
   return "";
 }
 
-// The counting build, built on first need: most submissions that reach the technique check need
-// it, the others (wrong results, another lab) are spared a compile.
-const BuildOutcome& CountingBuild(GradeEnv& env) {
-  auto it = env.builds.find(Flavour::kCounting);
-  if (it != env.builds.end()) return it->second;
-  BuildOutcome build;
-  if (env.builder == nullptr) {
-    build.stage = "toolchain";
-    build.message = "the grader was started without a way to build the counting flavour";
-  } else {
-    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
-                               Flavour::kCounting);
-  }
-  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
-}
 
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
 // by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
@@ -408,6 +393,20 @@ bool ChecksDeclarations(const Technique& t) {
 }
 
 }  // namespace
+
+const BuildOutcome& CountingBuild(GradeEnv& env) {
+  auto it = env.builds.find(Flavour::kCounting);
+  if (it != env.builds.end()) return it->second;
+  BuildOutcome build;
+  if (env.builder == nullptr) {
+    build.stage = "toolchain";
+    build.message = "the grader was started without a way to build the counting flavour";
+  } else {
+    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
+                               Flavour::kCounting);
+  }
+  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
+}
 
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.

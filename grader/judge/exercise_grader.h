@@ -66,6 +66,9 @@ struct ExerciseVerdict {
 
 ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message,
                         std::string cause = "");
+// The counting build (Flavour::kCounting), built on first need: most submissions that reach a
+// measured technique check need it, the others (wrong results, another lab) are spared a compile.
+const BuildOutcome& CountingBuild(GradeEnv& env);
 // The verdict on an exercise whose build failed: compile_error, the build's stage as the cause.
 ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome& build);
 
