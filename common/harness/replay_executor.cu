@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "labkit/cuda_check.cuh"
 #include "replay_executor.h"
@@ -52,6 +53,8 @@ class PlanReplay::Impl {
       if (buffer.owned) cudaFree(buffer.base);
   }
 
+  void PoisonAllocations(unsigned char byte) { poison_ = byte; }
+
   std::string Run(const Plan& plan) {
     for (const Op& op : plan.ops) {
       const std::string why = Do(op);
@@ -89,6 +92,7 @@ class PlanReplay::Impl {
           return "an allocation the grader cannot place";
         void* p = nullptr;
         LABKIT_CUDA_CHECK(cudaMalloc(&p, op.bytes));
+        if (poison_) LABKIT_CUDA_CHECK(cudaMemset(p, *poison_, op.bytes));
         buffers_[op.dst.region] =
             Buffer{static_cast<char*>(p), 0, static_cast<int64_t>(op.bytes), true};
         return "";
@@ -240,6 +244,7 @@ class PlanReplay::Impl {
 
   const StudentImage& image_;
   std::vector<ReplayHostArray> host_;
+  std::optional<unsigned char> poison_;
   std::map<int32_t, Buffer> buffers_;
 };
 
@@ -248,5 +253,6 @@ PlanReplay::PlanReplay(const StudentImage& image, const HarnessMatrix& A, const 
     : impl_(std::make_unique<Impl>(image, A, B, C, std::move(host))) {}
 PlanReplay::~PlanReplay() = default;
 std::string PlanReplay::Run(const Plan& plan) { return impl_->Run(plan); }
+void PlanReplay::PoisonAllocations(unsigned char byte) { impl_->PoisonAllocations(byte); }
 
 }  // namespace labkit::replay

@@ -44,6 +44,10 @@ class PlanReplay {
   PlanReplay(const PlanReplay&) = delete;
   PlanReplay& operator=(const PlanReplay&) = delete;
 
+  // Fills every allocation the plan makes with `byte` before its first use, so that bytes no
+  // kernel wrote are recognisable (lab 02 tells a result never written on the device this way).
+  void PoisonAllocations(unsigned char byte);
+
   // "" when every operation was issued (errors of the kernels themselves surface at the caller's
   // synchronisation), else what the function did that the replay cannot repeat. A failing CUDA
   // call throws CudaError, as in the harness's other work.

@@ -308,7 +308,7 @@ TEST(LabSpec, QueryMeasuredKeysAreChecked) {
             "lab.yaml:34: exercises[2].measured: names nothing to check: give a limit per element "
             "or executes_barrier");
   EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
-                              "    measured: {params: {n: 1}, per: n, max_shared: 1}\n")),
+                              "    measured: {params: {n: 1}, per: n, max_shared: 1, executes_barrier: true}\n")),
             "lab.yaml:34: exercises[2].measured.max_shared: unknown key");
   EXPECT_EQ(ErrorOf(Edit("    exact_without_fma: true\n",
                          "    exact_without_fma: true\n    measured: {params: {}, per: n}\n")),

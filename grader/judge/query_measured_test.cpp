@@ -87,7 +87,7 @@ TEST(QueryMeasured, BarrierCheckedOnlyWhereCounted) {
 
 TEST(QueryMeasured, CountsAreSummedOverLaunches) {
   // Two launches that each did half the points' work add up to one that did all of it.
-  LaunchInfo half = Launch(kStaged, 3, 3, 6, 6, 16);
+  LaunchInfo half = Launch(kStaged, 3, 3, 3, 3, 16);
   half.accesses->global_load_bytes /= 2;
   half.accesses->global_store_bytes /= 2;
   half.accesses->shared_loads /= 2;

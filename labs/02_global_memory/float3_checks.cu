@@ -27,7 +27,7 @@ struct Points {
 };
 Points MakePoints(int n) {
   Points p;
-  p.in = Values(3 * static_cast<std::size_t>(n), 5);
+  p.in = Values(3 * static_cast<std::size_t>(n), FreshSeed());
   for (float x : p.in) p.want.push_back(kScale * x);
   return p;
 }

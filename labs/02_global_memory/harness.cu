@@ -67,7 +67,7 @@ void VectorAdd(const Params& p, QueryValues& v) {
           "only the last element is wrong: an off-by-one length (n - 1 passed "
           "to the kernel, or a bound of i < n - 1)");
     if (IsPoison(z[i])) return std::string("never copied back into host_z from the device");
-    return HostValuesCause(run);
+    return HostValuesCause(run, z[i]);
   });
   Check(v, "wrong_elements", m.count, 0, m.first);
 }
@@ -97,7 +97,7 @@ void CheckCopy(QueryValues& v, const std::vector<float>& in_host, const std::vec
 
 void OffsetCopy(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n")), offset = static_cast<int>(p.at("offset"));
-  const auto in = Values(static_cast<std::size_t>(n) + offset, 3);
+  const auto in = Values(static_cast<std::size_t>(n) + offset, FreshSeed());
   const std::vector<float> want(in.begin() + offset, in.end());
   CheckCopy(
       v, in, want,
@@ -115,7 +115,7 @@ void OffsetCopy(const Params& p, QueryValues& v) {
 
 void StridedCopy(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n")), stride = static_cast<int>(p.at("stride"));
-  const auto in = Values(static_cast<std::size_t>(n - 1) * stride + 1, 4);
+  const auto in = Values(static_cast<std::size_t>(n - 1) * stride + 1, FreshSeed());
   std::vector<float> want(n);
   for (int i = 0; i < n; ++i) want[i] = in[static_cast<std::size_t>(i) * stride];
   CheckCopy(

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,16 +90,13 @@ HostRun RecordAndReplay(const HostArrays& record, RecordCall&& record_call, Fres
   for (std::vector<float>* a : fresh()) arrays.push_back({a->data(), 4 * a->size()});
   const labkit::replay::HarnessMatrix none{};
   labkit::replay::PlanReplay replayed(*image, none, none, none, std::move(arrays));
+  replayed.PoisonAllocations(kAllocationPoisonByte);
   run.refused = replayed.Run(plan);
   // The kernels' own errors, as the case's error (Guarded).
   LABKIT_CUDA_CHECK(cudaGetLastError());
   LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
   return run;
 }
-
-// A seed for the replay's inputs, drawn after the student's function returned: nothing it did
-// could know it.
-inline uint32_t FreshSeed() { return std::random_device{}(); }
 
 inline std::string StatusCause(cudaError_t status) {
   if (status == cudaErrorNotSupported) return "the function still returns the starter's value";
@@ -126,9 +122,13 @@ inline void CheckHostRun(labkit::QueryValues& v, const HostRun& run, const char*
             run.refused);
 }
 
-// Why the output can be wrong although the function ran, when the record says so: values the host
-// code made were copied to the device (they were right only for the record run's inputs).
-inline std::string HostValuesCause(const HostRun& run) {
+// Why an output value `got` can be wrong although the function ran: it was never written on the
+// device, or values the host code made were copied there (right only for the record's inputs).
+inline std::string HostValuesCause(const HostRun& run, float got) {
+  if (IsAllocationPoison(got))
+    return "never written on the device: what was copied back is what the device array held "
+           "before any kernel wrote it (values your host code wrote into the output itself are "
+           "not graded: the grader repeats the device work on other inputs)";
   if (run.literal_uploads == 0) return "";
   return "your function copied to the device " + std::to_string(run.literal_uploads) +
          " block(s) of values that its host code made, not taken from its input arrays: the "

@@ -36,7 +36,7 @@ std::vector<float> Scaled(const std::vector<float>& in) {
 
 void PitchedScale(const Params& p, QueryValues& v) {
   const int width = static_cast<int>(p.at("width")), height = static_cast<int>(p.at("height"));
-  const auto in = Values(static_cast<std::size_t>(width) * height, 6);
+  const auto in = Values(static_cast<std::size_t>(width) * height, FreshSeed());
   const auto want = Scaled(in);
   PitchedMatrix M(width, height, in);
   pitched_scale_kernel<<<GridOver(width, height), dim3(LAB02_TILE, LAB02_TILE)>>>(
@@ -83,7 +83,7 @@ void PitchedHost(const Params& p, QueryValues& v) {
         "and the device's pitch, so the padding is skipped on both sides");
   const Mismatches m = Compare("host_out", want.data(), out.data(), count, [&](std::size_t i) {
     if (IsPoison(out[i])) return "element " + Element(width, i) + " was never copied back";
-    const std::string cause = HostValuesCause(run);
+    const std::string cause = HostValuesCause(run, out[i]);
     return "element " + Element(width, i) + (cause.empty() ? "" : ": " + cause);
   });
   Check(v, "wrong_elements", m.count, 0, m.first);
@@ -92,8 +92,8 @@ void PitchedHost(const Params& p, QueryValues& v) {
 void MatmulPitched(const Params& p, QueryValues& v) {
   const int m = static_cast<int>(p.at("m")), n = static_cast<int>(p.at("n")),
             k = static_cast<int>(p.at("k"));
-  const auto a = Values(static_cast<std::size_t>(m) * n, 8);
-  const auto b = Values(static_cast<std::size_t>(n) * k, 9);
+  const auto a = Values(static_cast<std::size_t>(m) * n, FreshSeed());
+  const auto b = Values(static_cast<std::size_t>(n) * k, FreshSeed());
   // Small multiples of 1/4: every product and partial sum is exact, in any order.
   std::vector<float> want(static_cast<std::size_t>(m) * k, 0.0f);
   for (int r = 0; r < m; ++r)
