@@ -85,6 +85,13 @@ class PlanReplay::Impl {
     return static_cast<char*>(h.data) + ref.offset;
   }
 
+  // A copy between two places already checked (null: outside every buffer).
+  static std::string Copy(void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind) {
+    if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
+    LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
+    return "";
+  }
+
   std::string Do(const Op& op) {
     switch (op.type) {
       case OpType::kAlloc: {
@@ -117,27 +124,15 @@ class PlanReplay::Impl {
         LABKIT_CUDA_CHECK(cudaMemcpy(dst, op.data.data(), op.bytes, cudaMemcpyHostToDevice));
         return "";
       }
-      case OpType::kCopy: {
-        char* dst = At(op.dst, op.bytes);
-        const char* src = At(op.src, op.bytes);
-        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
-        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToDevice));
-        return "";
-      }
-      case OpType::kHostUpload: {
-        char* dst = At(op.dst, op.bytes);
-        const char* src = HostAt(op.src, op.bytes);
-        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
-        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyHostToDevice));
-        return "";
-      }
-      case OpType::kHostDownload: {
-        char* dst = HostAt(op.dst, op.bytes);
-        const char* src = At(op.src, op.bytes);
-        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
-        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToHost));
-        return "";
-      }
+      case OpType::kCopy:
+        return Copy(At(op.dst, op.bytes), At(op.src, op.bytes), op.bytes,
+                    cudaMemcpyDeviceToDevice);
+      case OpType::kHostUpload:
+        return Copy(At(op.dst, op.bytes), HostAt(op.src, op.bytes), op.bytes,
+                    cudaMemcpyHostToDevice);
+      case OpType::kHostDownload:
+        return Copy(HostAt(op.dst, op.bytes), At(op.src, op.bytes), op.bytes,
+                    cudaMemcpyDeviceToHost);
       case OpType::kSymbolUpload:
       case OpType::kSymbolCopy:
         return SymbolWrite(op);

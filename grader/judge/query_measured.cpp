@@ -1,18 +1,10 @@
 #include "query_measured.h"
 
-#include <cstdio>
-
 #include "measured_technique.h"
 #include "resource_report.h"
 
 namespace labkit {
 namespace {
-
-std::string Fixed1(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
 
 // "float3_scale_staged_kernel", or "your kernels" when several ran.
 std::string Who(const std::vector<LaunchInfo>& launches) {
