@@ -45,7 +45,8 @@ stage_trace() {
 stage_throughput() {
   local n="${LABKIT_CLASS_SIZE:-100}" class=/tmp/labkit_class marks=/tmp/labkit_marks
   rm -rf "$class" "$marks"
-  python3 bench/make_class.py 03_tiled_matmul "$n" "$class"
+  local mix="${LABKIT_CLASS_MIX:-bad}"  # bad | realistic (bench/make_class.py)
+  python3 bench/make_class.py 03_tiled_matmul "$n" "$class" --mix "$mix"
   local start end
   start=$(date +%s.%N)
   rm -f "$out/trace-class.tsv"
@@ -56,9 +57,9 @@ stage_throughput() {
   end=$(date +%s.%N)
   cp "$marks/gradebook.csv" "$marks/summary.txt" "$out/" 2>/dev/null
   python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); n=int(sys.argv[3]); \
-print(f'throughput: {n} submissions in {s:.1f} s = {60*n/s:.1f} submissions/minute on', \
+print(f'throughput: {n} submissions ({sys.argv[6]} mix) in {s:.1f} s = {60*n/s:.1f} submissions/minute on', \
 sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
-      "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$(nproc)" \
+      "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$(nproc)" "$mix" \
       | tee "$out/throughput.txt"
   tail -3 "$out/throughput.log"
   python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"

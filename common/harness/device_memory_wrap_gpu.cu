@@ -34,12 +34,15 @@ cudaError_t Counted(cudaError_t status, const void* ptr, std::size_t bytes) {
 }  // namespace
 
 // __wrap_NAME (and its per-thread-stream twin NAME##_ptsz) for an allocation of `size` bytes into
-// *ptr: admitted by the budget, handed to __real_NAME, counted.
-#define LABKIT_WRAP_ALLOC(NAME, PARAMS, ARGS)                                  \
-  extern "C" cudaError_t __real_##NAME PARAMS;                                 \
-  extern "C" cudaError_t __wrap_##NAME PARAMS {                                \
-    if (!Admit(#NAME, size)) return cudaErrorMemoryAllocation;                 \
-    return Counted(__real_##NAME ARGS, ptr != nullptr ? *ptr : nullptr, size); \
+// *ptr: admitted by the budget, handed to __real_NAME, counted. *ptr is read only after the real
+// call has returned, in a statement of its own: as two arguments of one call the order is
+// unspecified, and g++ read the caller's old *ptr first, so that no allocation was ever noted.
+#define LABKIT_WRAP_ALLOC(NAME, PARAMS, ARGS)                         \
+  extern "C" cudaError_t __real_##NAME PARAMS;                        \
+  extern "C" cudaError_t __wrap_##NAME PARAMS {                       \
+    if (!Admit(#NAME, size)) return cudaErrorMemoryAllocation;        \
+    const cudaError_t status = __real_##NAME ARGS;                    \
+    return Counted(status, ptr != nullptr ? *ptr : nullptr, size);    \
   }
 
 LABKIT_WRAP_ALLOC(cudaMalloc, (void** ptr, size_t size), (ptr, size))
@@ -59,8 +62,8 @@ extern "C" cudaError_t __real_cudaMallocManaged(void** ptr, size_t size, unsigne
 extern "C" cudaError_t __wrap_cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
   labkit::NoteHostVisible("cudaMallocManaged", size, labkit::TransferKind::kManagedAllocation);
   if (!Admit("cudaMallocManaged", size)) return cudaErrorMemoryAllocation;
-  return Counted(__real_cudaMallocManaged(ptr, size, flags), ptr != nullptr ? *ptr : nullptr,
-                 size);
+  const cudaError_t status = __real_cudaMallocManaged(ptr, size, flags);
+  return Counted(status, ptr != nullptr ? *ptr : nullptr, size);
 }
 
 // Pitched allocations: the row pitch is known only afterwards, so width x height is asked for and

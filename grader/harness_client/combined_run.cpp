@@ -30,6 +30,10 @@ std::vector<HarnessRun> RunCombined(ProcessRunner& runner, const std::string& ex
   for (std::size_t g = 0; g < groups.size(); ++g) {
     HarnessRun part;
     part.process = shared.process;
+    part.record_process = shared.record_process;
+    part.record_finished = shared.record_finished;
+    part.counted = shared.counted;
+    part.counter_log = shared.counter_log;
     part.done = shared.done;
     part.harness_error = shared.harness_error;
     part.device = shared.device;

@@ -22,7 +22,8 @@ struct ExerciseCases {
 
 // One process for all `groups` (their cases in order), with `options` otherwise as for one run.
 // The result has one HarnessRun per group, holding its own cases under their own ids; the
-// process, its end, the device line, diagnostics and the sanitizer's log are shared by all.
+// process (and its record's), its end, the device line, diagnostics, the sanitizer's log and
+// the counters' are shared by all.
 std::vector<HarnessRun> RunCombined(ProcessRunner& runner, const std::string& executable,
                                     const std::string& work_dir, HarnessOptions options,
                                     const std::vector<ExerciseCases>& groups);

@@ -210,38 +210,60 @@ struct Recording {
   bool finished = false;  // the record harness reached its end
   std::size_t plans = 0;  // plan files it left
   std::vector<json> diagnostics;
+  // Every case the record run was asked for, by what its plan depends on (PlanKey), with the id
+  // its plan file is named after. A case whose function crashed or hung is here without a file.
+  std::map<std::string, std::string> plan_ids;
 };
 
-std::string RecordingKey(const std::string& executable, const HarnessOptions& options,
-                         const std::vector<MatrixCase>& cases) {
-  // The program as built: a later grading may rebuild it at the same path.
+// The program as built (a later grading may rebuild it at the same path) and what the record run
+// is told that changes what the function does: its plans hold nothing else.
+std::string ProgramKey(const std::string& executable, const HarnessOptions& options) {
   struct stat st {};
   ::stat(executable.c_str(), &st);
   std::ostringstream key;
   key << executable << '|' << st.st_ino << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec
-      << '|' << options.exercise << '|' << options.exact_layout << '|' << options.emu_kernels_json;
-  for (const MatrixCase& c : cases)
-    key << '|' << c.id << ':' << c.exercise << ':' << c.shape.m << 'x' << c.shape.n << 'x'
-        << c.shape.k;
-  if (options.timing != nullptr)
-    key << "|timing:" << options.timing->shape.m << 'x' << options.timing->shape.n << 'x'
-        << options.timing->shape.k;
+      << '|' << options.emu_kernels_json;
   return key.str();
 }
 
-// Runs the function once per program and request: the checks after the first run (the other
-// thread orders, the sanitizers) replay what it recorded then, as the plans depend only on the
-// program and the cases' shapes.
+// A plan depends on the exercise the function is called for and the case's shape, not on the
+// case's id, its inputs (the record run has none) or the layout of the harness's matrices (a plan
+// names them by region). So the sanitizers' runs, which ask for some of the cases of the first
+// run under other ids, replay what the first run recorded.
+std::string PlanKey(const HarnessOptions& options, const MatrixCase& c) {
+  std::ostringstream key;
+  key << (c.exercise.empty() ? options.exercise : c.exercise) << '|' << c.shape.m << 'x'
+      << c.shape.n << 'x' << c.shape.k;
+  return key.str();
+}
+
+std::string TimingPlanKey(const HarnessOptions& options) {
+  const Shape& s = options.timing->shape;
+  std::ostringstream key;
+  key << "timing|" << options.exercise << '|' << s.m << 'x' << s.n << 'x' << s.k;
+  return key.str();
+}
+
+bool Holds(const Recording& recording, const HarnessOptions& options,
+           const std::vector<MatrixCase>& cases) {
+  for (const MatrixCase& c : cases)
+    if (recording.plan_ids.count(PlanKey(options, c)) == 0) return false;
+  return options.timing == nullptr || recording.plan_ids.count(TimingPlanKey(options)) > 0;
+}
+
+// Runs the function once per program for every case a check asks for: a later check whose cases
+// one recording holds replays its plans (see PlanKey), with that recording's process as its
+// record. Otherwise a record process runs for this request's cases and `record_also`.
 Recording Record(ProcessRunner& runner, const std::string& executable, const std::string& dir,
                  const HarnessOptions& options, const std::vector<MatrixCase>& cases) {
   static std::mutex mutex;
-  static std::map<std::string, Recording> done;
-  const std::string key = RecordingKey(executable, options, cases);
+  static std::map<std::string, std::vector<Recording>> done;
+  const std::string program = ProgramKey(executable, options);
   {
     std::lock_guard<std::mutex> lock(mutex);
     // Unless its folder has gone since (a work folder cleaned for the next grading).
-    if (const auto it = done.find(key); it != done.end() && fs::exists(it->second.dir))
-      return it->second;
+    for (const Recording& r : done[program])
+      if (Holds(r, options, cases) && fs::exists(r.dir)) return r;
   }
   Recording recording;
   recording.dir = dir.substr(0, dir.size() - 1) + ".record/";
@@ -252,7 +274,17 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
   record.emu_order.clear();
   record.thread_sanitizer = false;
   record.gpu_counters = false;
-  if (const Status written = WriteRequest(recording.dir, record, cases, false); !written) {
+  std::vector<MatrixCase> asked = cases;
+  for (const MatrixCase& c : cases) recording.plan_ids.emplace(PlanKey(options, c), c.id);
+  for (const MatrixCase& extra : options.record_also) {
+    if (recording.plan_ids.count(PlanKey(options, extra)) > 0) continue;
+    MatrixCase shape_only{"also" + std::to_string(asked.size()) + "_" + extra.id, extra.shape, {},
+                          {}, extra.exercise};
+    recording.plan_ids.emplace(PlanKey(options, shape_only), shape_only.id);
+    asked.push_back(std::move(shape_only));
+  }
+  if (options.timing != nullptr) recording.plan_ids.emplace(TimingPlanKey(options), "timing");
+  if (const Status written = WriteRequest(recording.dir, record, asked, false); !written) {
     recording.process.start_error = written.error();
     return recording;
   }
@@ -263,26 +295,28 @@ Recording Record(ProcessRunner& runner, const std::string& executable, const std
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(recording.dir, ec))
     recording.plans += entry.path().extension() == ".plan";
+  // A record the grader could not start is its own fault: the next check tries again.
   std::lock_guard<std::mutex> lock(mutex);
-  done[key] = recording;
+  if (recording.process.started) done[program].push_back(recording);
   return recording;
 }
 
-// Hands the recorded plans to the replay's folder (copied by labgrade: the replay process cannot
-// read the record's folder, nor the record process write the replay's).
-void CopyPlans(const Recording& recording, const std::string& dir,
-               const std::vector<MatrixCase>& cases, bool timing) {
-  std::vector<std::string> ids;
-  for (const MatrixCase& c : cases) ids.push_back(c.id);
-  if (timing) ids.push_back("timing");
-  for (const std::string& id : ids) {
-    const std::string name = id + ".plan";  // replay_plan.h PlanFileName
-    fs::remove(dir + name);
-    const auto plan = ReadUntrustedFile(recording.dir + name, 256u << 20);
+// Hands the recorded plans to the replay's folder, each under the id of the case that replays it
+// (copied by labgrade: the replay process cannot read the record's folder, nor the record process
+// write the replay's).
+void CopyPlans(const Recording& recording, const std::string& dir, const HarnessOptions& options,
+               const std::vector<MatrixCase>& cases) {
+  std::vector<std::pair<std::string, std::string>> copies;  // recorded id, replayed id
+  for (const MatrixCase& c : cases) copies.emplace_back(recording.plan_ids.at(PlanKey(options, c)), c.id);
+  if (options.timing != nullptr) copies.emplace_back("timing", "timing");
+  for (const auto& [recorded, replayed] : copies) {
+    // replay_plan.h PlanFileName
+    fs::remove(dir + replayed + ".plan");
+    const auto plan = ReadUntrustedFile(recording.dir + recorded + ".plan", 256u << 20);
     if (!plan.ok()) continue;  // the replay reports the case as not recorded
     // A plan that cannot be written (a full disk) is missing in the replay, which then reports
     // the case as not recorded: nothing more to do here.
-    (void)WriteUntrustedFile(dir + name, *plan);
+    (void)WriteUntrustedFile(dir + replayed + ".plan", *plan);
   }
 }
 
@@ -318,7 +352,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
       run.emu_diagnostics = recording->diagnostics;
       return run;
     }
-    CopyPlans(*recording, dir, cases, options.timing != nullptr);
+    CopyPlans(*recording, dir, options, cases);
   }
   if (const Status written = WriteRequest(dir, options, cases, true, student_image); !written) {
     for (const MatrixCase& c : cases) run.cases.push_back({c.id});

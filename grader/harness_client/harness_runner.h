@@ -52,6 +52,11 @@ struct HarnessOptions {
   // inputs in a process where none of its host code runs. Off: the function runs on the inputs
   // itself (host-side exercises).
   bool replay = false;
+  // Record and replay: cases (shapes only; their inputs are never read) that the record run also
+  // records, for checks that come later (the counted case of `technique.measured`). A later run
+  // whose cases a recording already holds replays its plans without a record process of its own:
+  // on a GPU shared by a batch, each process start is a CUDA context that queues behind the rest.
+  std::vector<MatrixCase> record_also;
   // GPU backend: the device memory the harness process may hold at once (its allocations and the
   // student's), so that one submission cannot starve the others sharing the GPU.
   long long device_memory_bytes = kHarnessDeviceMemoryBytes;

@@ -27,6 +27,22 @@ std::string FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& ru
                          Flavour flavour, const std::string& executable, std::string& status,
                          bool& values_wrong);
 
+// `technique.measured`: the one case, of the rule's shape, on which every launch's memory accesses
+// are counted (`run_id` names the exercise and its parameters).
+MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
+
+// The harness options of a counting run: counted by the emulator (CPU backend) or by Nsight
+// Compute (GPU), replayed.
+HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
+
+// The build the counts are taken from: the counting build on the CPU backend, else the default.
+const BuildOutcome& CountingBuildOf(GradeEnv& env);
+
+// `technique.measured`: "" when the counted run's accesses satisfy the rule; `why_not` is set when
+// a GPU could not be counted here (the caller then judges what the kernels declare).
+std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
+                            const std::string& dir, std::string& why_not);
+
 // Whether the kernels the function launched in `run` use the technique the exercise teaches;
 // `notes` and `unchecked` say what could not be checked here.
 std::string TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,

@@ -14,8 +14,6 @@
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
 #include "inputs.h"
-#include "gpu_counters.h"
-#include "measured_technique.h"
 #include "report_lines.h"
 #include "tolerance.h"
 #include "transfer_check.h"
@@ -342,50 +340,6 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
   return "";
 }
 
-
-// `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
-// by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
-// "" when the counts satisfy the rule. The case's values are checked too, so the counted run is
-// the real product. `why_not` is set when a GPU could not be counted here (no permission to read
-// its counters): the caller then falls back on what the kernels declare.
-std::string MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                            const std::string& dir, std::string& why_not) {
-  MeasuredTechnique rule = *ex.technique->measured;
-  const bool gpu = env.backend != Backend::kCpu;
-  const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
-  if (!build.ok)
-    return "the build in which the grader counts memory accesses failed: " + build.message;
-  MatrixCase c;
-  c.id = ex.id + "_counted";
-  c.shape = rule.shape;
-  ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
-  c.A = std::move(in.a);
-  c.B = std::move(in.b);
-  const std::vector<MatrixCase> cases = {c};
-  // The counts are of the replayed kernels, on the real inputs.
-  HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
-  options.count_accesses = !gpu;
-  options.gpu_counters = gpu;
-  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
-  if (gpu && !run.counted) {
-    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
-    if (said.empty()) said = LastLine(run.process.output);
-    why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
-              (said.empty() ? "" : ": " + said) + ")";
-    return "";
-  }
-  std::string status;
-  bool values_wrong = false;
-  const std::string failure =
-      FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
-                   build.executable, status, values_wrong);
-  if (!failure.empty())
-    return "in the build in which the grader counts memory accesses: " + failure;
-  // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
-  if (gpu) rule.executes_barrier.reset();
-  return CheckMeasuredTechnique(rule, run.cases.front().launches);
-}
-
 // Whether `t` names anything read from ptxas's report of what a kernel declares.
 bool ChecksDeclarations(const Technique& t) {
   return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
@@ -393,20 +347,6 @@ bool ChecksDeclarations(const Technique& t) {
 }
 
 }  // namespace
-
-const BuildOutcome& CountingBuild(GradeEnv& env) {
-  auto it = env.builds.find(Flavour::kCounting);
-  if (it != env.builds.end()) return it->second;
-  BuildOutcome build;
-  if (env.builder == nullptr) {
-    build.stage = "toolchain";
-    build.message = "the grader was started without a way to build the counting flavour";
-  } else {
-    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
-                               Flavour::kCounting);
-  }
-  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
-}
 
 // The technique is judged on the kernels the student's function really launched: a tiled kernel
 // that exists but is never called, or work done on the CPU, earns nothing here.

@@ -48,6 +48,9 @@ struct GradeEnv {
   // Builds the flavours made only when a check needs them (Flavour::kCounting); may be null, and
   // then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;
+  // `technique.measured`: counting runs made for several exercises in one process, by run id; a
+  // part that counted and passed stands for that exercise's own run (exercise_stages.cpp).
+  std::map<std::string, HarnessRun> shared_counts;
 };
 
 struct ExerciseVerdict {
@@ -66,9 +69,6 @@ struct ExerciseVerdict {
 
 ExerciseVerdict Verdict(const Exercise& exercise, std::string status, std::string message,
                         std::string cause = "");
-// The counting build (Flavour::kCounting), built on first need: most submissions that reach a
-// measured technique check need it, the others (wrong results, another lab) are spared a compile.
-const BuildOutcome& CountingBuild(GradeEnv& env);
 // The verdict on an exercise whose build failed: compile_error, the build's stage as the cause.
 ExerciseVerdict BuildFailureVerdict(const Exercise& exercise, const BuildOutcome& build);
 

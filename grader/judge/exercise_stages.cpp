@@ -48,6 +48,19 @@ std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
   return open;
 }
 
+// The counting runs of `technique.measured` replay the default build on a GPU: its first record
+// run records their cases too, so that they need no record process of their own.
+std::vector<MatrixCase> CountedCasesToRecord(const GradeEnv& env,
+                                             const std::vector<MatmulRun*>& runs,
+                                             Flavour flavour) {
+  std::vector<MatrixCase> counted;
+  if (env.backend == Backend::kCpu || flavour != Flavour::kDefault) return counted;
+  for (const MatmulRun* r : runs)
+    if (r->ex->technique && r->ex->technique->measured && Replayed(r->run))
+      counted.push_back(CountedCase(env, *r->ex, r->run.id));
+  return counted;
+}
+
 // The verdict on one build's run of `r`, or nullopt when every case ran and is right. With
 // `diagnose_races`, wrong values are first put to the backend's race detector.
 std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, Flavour flavour,
@@ -78,12 +91,15 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   // function's own code must not run beside them.
   const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
   std::map<const MatmulRun*, HarnessRun> shared;
+  const std::vector<MatrixCase> record_also = CountedCasesToRecord(env, runs, flavour);
   if (build.ok && combine && replayed.size() >= 2) {
     std::vector<ExerciseCases> groups;
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
+    HarnessOptions options = CaseRunOptions(env, replayed.front()->run);
+    options.record_also = record_also;
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
-                    CaseRunOptions(env, replayed.front()->run), groups);
+                    options, groups);
     for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
       shared[replayed[i]] = std::move(parts[i]);
   }
@@ -98,8 +114,10 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
       harness_run = std::move(own->second);
     } else {
+      HarnessOptions options = CaseRunOptions(env, r.run);
+      options.record_also = record_also;
       harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
-                               CaseRunOptions(env, r.run), r.cases);
+                               options, r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
         r.verdict = std::move(*failed);
         continue;
@@ -147,7 +165,30 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   }
 }
 
+// `technique.measured`: the counted cases of every open exercise in one counting process (on a
+// GPU, one Nsight Compute session, which the batch's jobs take one at a time), left in
+// env.shared_counts for MeasuredFailure to take where they passed.
+void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
+  std::vector<const MatmulRun*> measured;
+  for (const MatmulRun* r : open)
+    if (!r->ex->kernel.empty() && r->ex->technique && r->ex->technique->measured &&
+        Replayed(r->run))
+      measured.push_back(r);
+  if (measured.size() < 2) return;
+  const BuildOutcome& build = CountingBuildOf(env);
+  if (!build.ok) return;
+  std::vector<ExerciseCases> groups;
+  for (const MatmulRun* r : measured)
+    groups.push_back({r->run.id, {CountedCase(env, *r->ex, r->run.id)}});
+  std::vector<HarnessRun> parts =
+      RunCombined(env.runner, build.executable, env.work_dir + "/combined_counting",
+                  CountingOptions(env, measured.front()->run.id), groups);
+  for (std::size_t i = 0; i < parts.size() && i < measured.size(); ++i)
+    env.shared_counts[measured[i]->run.id] = std::move(parts[i]);
+}
+
 void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
+  SharedCountingRun(env, StillOpen(runs));
   for (MatmulRun* r : StillOpen(runs)) {
     ExerciseVerdict verdict = Verdict(*r->ex, "passed", "");
     verdict.notes = r->notes;

@@ -7,6 +7,7 @@
 
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
+#include "exercise_checks.h"
 #include "gpu_counters.h"
 #include "query_measured.h"
 #include "report_lines.h"
@@ -147,7 +148,7 @@ std::string MeasuredQueryFailure(GradeEnv& env, const Exercise& ex, const std::s
                                  std::string& why_not) {
   const QueryMeasured& rule = *ex.measured;
   const bool gpu = env.backend != Backend::kCpu;
-  const BuildOutcome& build = gpu ? env.builds.at(Flavour::kDefault) : CountingBuild(env);
+  const BuildOutcome& build = CountingBuildOf(env);
   if (!build.ok)
     return "the build in which the grader counts memory accesses failed: " + build.message;
   QueryRunOptions options;

@@ -1,0 +1,142 @@
+// A record run serves every later check whose cases it holds (harness_runner.cpp, PlanKey): on a
+// GPU shared by a batch each process is a CUDA context that queues behind the others, so a record
+// process saved is a context saved.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "harness_runner.h"
+
+namespace labkit {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Plays record and replay. A record run writes a plan for every case its request names; a replay
+// reports each case "ok" when labgrade handed it a plan under the case's id, else "not_recorded".
+class RecordingHarness : public ProcessRunner {
+ public:
+  int records = 0;
+  int replays = 0;
+  bool start = true;
+  ProcessResult Run(const Command& command) override {
+    ProcessResult result;
+    result.started = start;
+    if (!start) {
+      result.start_error = "no such file";
+      return result;
+    }
+    const bool record = command.argv.at(1) == "--record";
+    (record ? records : replays)++;
+    const json request = json::parse(std::ifstream(command.argv.at(2)));
+    std::ofstream response(command.argv.at(3));
+    for (const json& c : request.at("cases")) {
+      const std::string plan = command.cwd + "/" + c.at("id").get<std::string>() + ".plan";
+      if (record) std::ofstream(plan) << "plan";
+      const bool ok = record || fs::exists(plan);
+      response << json{{"type", "case"}, {"id", c.at("id")},
+                       {"status", ok ? "ok" : "not_recorded"}}.dump()
+               << "\n";
+    }
+    response << R"({"type": "done"})" << "\n";
+    result.exit_code = 0;
+    return result;
+  }
+};
+
+class RecordSharing : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("labkit_record_sharing_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // Each test its own program: the record cache lives as long as the process.
+    executable_ = dir_ + "/harness";
+    std::ofstream(executable_) << "program";
+    std::ofstream(executable_ + ".image.json") << "{}";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  HarnessRun Run(const std::string& work, const HarnessOptions& options,
+                 const std::vector<MatrixCase>& cases) {
+    return RunHarness(harness_, executable_, dir_ + "/" + work, options, cases);
+  }
+
+  static HarnessOptions Replayed(bool exact_layout = false) {
+    HarnessOptions options;
+    options.exercise = "tiled";
+    options.replay = true;
+    options.exact_layout = exact_layout;
+    return options;
+  }
+
+  static void ExpectAllOk(const HarnessRun& run) {
+    for (const CaseRun& c : run.cases) EXPECT_EQ(c.status, "ok") << c.id;
+  }
+
+  std::string dir_, executable_;
+  RecordingHarness harness_;
+};
+
+const MatrixCase kSmall{"tiled_0", {16, 16, 16}, {}, {}, ""};
+const MatrixCase kOdd{"tiled_1", {17, 5, 9}, {}, {}, ""};
+
+TEST_F(RecordSharing, ASanitizerRunOfSomeCasesUnderOtherIdsReplaysTheFirstRecord) {
+  ExpectAllOk(Run("default", Replayed(), {kSmall, kOdd}));
+  EXPECT_EQ(harness_.records, 1);
+  // A sanitizer's run: the matrices in allocations of their own, a subset, ids prefixed.
+  MatrixCase renamed = kOdd;
+  renamed.id = "g0_tiled_1";
+  const HarnessRun memcheck = Run("memcheck", Replayed(true), {renamed});
+  EXPECT_EQ(harness_.records, 1);
+  EXPECT_EQ(harness_.replays, 2);
+  ExpectAllOk(memcheck);
+  EXPECT_TRUE(memcheck.record_process.started);
+}
+
+TEST_F(RecordSharing, ACaseOfANewShapeOrExerciseIsRecordedAgain) {
+  Run("default", Replayed(), {kSmall});
+  Run("bigger", Replayed(), {{"tiled_9", {64, 64, 64}, {}, {}, ""}});
+  EXPECT_EQ(harness_.records, 2);
+  MatrixCase other_exercise = kSmall;
+  other_exercise.exercise = "rows";
+  ExpectAllOk(Run("rows", Replayed(), {other_exercise}));
+  EXPECT_EQ(harness_.records, 3);
+}
+
+TEST_F(RecordSharing, CasesRecordedAlsoServeALaterCheckWithoutARecordOfItsOwn) {
+  HarnessOptions first = Replayed();
+  first.record_also = {{"tiled_counted", {96, 96, 96}, {}, {}, "tiled"}};
+  Run("default", first, {kSmall});
+  EXPECT_EQ(harness_.records, 1);
+  const HarnessRun counting = Run("counting", Replayed(), {{"tiled_counted", {96, 96, 96}, {}, {}, "tiled"}});
+  EXPECT_EQ(harness_.records, 1);
+  ExpectAllOk(counting);
+}
+
+TEST_F(RecordSharing, ARecordTheGraderCouldNotStartIsTriedAgain) {
+  harness_.start = false;
+  const HarnessRun failed = Run("default", Replayed(), {kSmall});
+  EXPECT_FALSE(failed.record_process.started);
+  harness_.start = true;
+  ExpectAllOk(Run("again", Replayed(), {kSmall}));
+  EXPECT_EQ(harness_.records, 1);
+}
+
+TEST_F(RecordSharing, AnotherProgramIsRecordedOnItsOwn) {
+  Run("default", Replayed(), {kSmall});
+  const std::string nofma = dir_ + "/harness_nofma";
+  std::ofstream(nofma) << "other program";
+  std::ofstream(nofma + ".image.json") << "{}";
+  ExpectAllOk(RunHarness(harness_, nofma, dir_ + "/nofma", Replayed(), {kSmall}));
+  EXPECT_EQ(harness_.records, 2);
+}
+
+}  // namespace
+}  // namespace labkit
