@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -50,19 +51,23 @@ class ResponseWriter {
   std::FILE* file_;
 };
 
-json outcome_json(const labkit::CaseOutcome& o) {
-  json j = {{"status", o.status}};
-  if (!o.error.empty()) j["error"] = o.error;
-  if (!o.detail.empty()) j["detail"] = o.detail;
+json launches_json(const std::vector<labkit::LaunchRecord>& records) {
   json launches = json::array();
-  for (const labkit::LaunchRecord& l : o.launches) {
+  for (const labkit::LaunchRecord& l : records) {
     launches.push_back({{"kernel", l.kernel},
                         {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
                         {"block", {l.block[0], l.block[1], l.block[2]}},
                         {"dynamic_shared_bytes", l.dynamic_shared_bytes}});
     for (const auto& [name, count] : l.accesses) launches.back()["accesses"][name] = count;
   }
-  j["launches"] = launches;
+  return launches;
+}
+
+json outcome_json(const labkit::CaseOutcome& o) {
+  json j = {{"status", o.status}};
+  if (!o.error.empty()) j["error"] = o.error;
+  if (!o.detail.empty()) j["detail"] = o.detail;
+  j["launches"] = launches_json(o.launches);
   json transfers = json::array();
   for (const labkit::TransferRecord& t : o.transfers)
     transfers.push_back(
@@ -115,17 +120,26 @@ json query_case_json(const std::string& id, const labkit::QueryValues& v) {
   return line;
 }
 
-// Query cases: {"id": "q0", "params": {"block_side": 16}} -> one line with the values.
-void run_query_cases(const json& request, const labkit::QueryExercise& ex, ResponseWriter& out) {
+// Query cases: {"id": "q0", "params": {"block_side": 16}} -> one line with the values. With
+// "list_launches" (labgrade's counted run of a `measured` query exercise) the line also lists every
+// launch the case made, the kit's launches of the student's kernels included; a query function
+// that opens a launch capture of its own (a recorded host function) cannot be listed this way.
+void run_query_cases(const json& request, const labkit::QueryExercise& ex,
+                     const labkit::replay::StudentImage* image, ResponseWriter& out) {
+  const bool list_launches = request.value("list_launches", false);
   for (const auto& c : request.at("cases")) {
     labkit::Params params;
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
-    labkit::QueryValues values(params);
+    labkit::QueryValues values(params, image);
+    std::optional<labkit::LaunchCapture> launches;
+    if (list_launches) launches.emplace();
     labkit::NoteDiagnosticCase(c.at("id"));
     ex.fn(params, values);
     labkit::NoteDiagnosticCase("");
-    out.line(query_case_json(c.at("id"), values));
+    json line = query_case_json(c.at("id"), values);
+    if (launches) line["launches"] = launches_json(launches->take());
+    out.line(line);
   }
 }
 
@@ -355,7 +369,8 @@ int main(int argc, char** argv) {
     const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
                                                                       : labkit::Layout::kGuarded;
     if (query != nullptr) {
-      run_query_cases(request, *query, out);
+      run_query_cases(request, *query,
+                      request.contains("student_image") ? &mode.image : nullptr, out);
     } else {
       run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())

@@ -27,7 +27,10 @@ class QueryValues {
     std::vector<Hint> hints;
   };
 
-  explicit QueryValues(const Params& params) : params_(params) {}
+  // `image`: what a replay of the student's recorded work may use (from labgrade's request; null
+  // when it sent none), for a lab that records a host function of the student's and replays it.
+  explicit QueryValues(const Params& params, const replay::StudentImage* image = nullptr)
+      : params_(params), image_(image) {}
 
   // The case's parameter `name`; `fallback` when the lab gave none.
   long long param(const std::string& name, long long fallback) const {
@@ -50,12 +53,14 @@ class QueryValues {
     detail_ = std::move(detail);
   }
 
+  const replay::StudentImage* student_image() const { return image_; }
   const std::vector<Entry>& entries() const { return entries_; }
   const std::string& error() const { return error_; }
   const std::string& detail() const { return detail_; }
 
  private:
   const Params& params_;
+  const replay::StudentImage* image_;
   std::vector<Entry> entries_;
   std::string error_, detail_;
 };

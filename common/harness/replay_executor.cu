@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "labkit/cuda_check.cuh"
 #include "replay_executor.h"
@@ -38,8 +39,8 @@ class PlanReplay::Impl {
   };
 
   Impl(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
-       const HarnessMatrix& C)
-      : image_(image) {
+       const HarnessMatrix& C, std::vector<ReplayHostArray> host)
+      : image_(image), host_(std::move(host)) {
     int32_t id = kRegionA;
     for (const HarnessMatrix* m : {&A, &B, &C}) {
       buffers_[id++] =
@@ -51,6 +52,8 @@ class PlanReplay::Impl {
     for (const auto& [id, buffer] : buffers_)
       if (buffer.owned) cudaFree(buffer.base);
   }
+
+  void PoisonAllocations(unsigned char byte) { poison_ = byte; }
 
   std::string Run(const Plan& plan) {
     for (const Op& op : plan.ops) {
@@ -72,6 +75,23 @@ class PlanReplay::Impl {
     return b.base + ref.offset;
   }
 
+  // The host array `ref` names, with `bytes` after it inside it; null if not.
+  char* HostAt(const Ref& ref, uint64_t bytes) const {
+    if (ref.region < 0 || static_cast<std::size_t>(ref.region) >= host_.size()) return nullptr;
+    const ReplayHostArray& h = host_[ref.region];
+    if (ref.offset < 0 || static_cast<uint64_t>(ref.offset) > h.bytes ||
+        bytes > h.bytes - static_cast<uint64_t>(ref.offset))
+      return nullptr;
+    return static_cast<char*>(h.data) + ref.offset;
+  }
+
+  // A copy between two places already checked (null: outside every buffer).
+  static std::string Copy(void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind) {
+    if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
+    LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
+    return "";
+  }
+
   std::string Do(const Op& op) {
     switch (op.type) {
       case OpType::kAlloc: {
@@ -79,6 +99,7 @@ class PlanReplay::Impl {
           return "an allocation the grader cannot place";
         void* p = nullptr;
         LABKIT_CUDA_CHECK(cudaMalloc(&p, op.bytes));
+        if (poison_) LABKIT_CUDA_CHECK(cudaMemset(p, *poison_, op.bytes));
         buffers_[op.dst.region] =
             Buffer{static_cast<char*>(p), 0, static_cast<int64_t>(op.bytes), true};
         return "";
@@ -103,13 +124,15 @@ class PlanReplay::Impl {
         LABKIT_CUDA_CHECK(cudaMemcpy(dst, op.data.data(), op.bytes, cudaMemcpyHostToDevice));
         return "";
       }
-      case OpType::kCopy: {
-        char* dst = At(op.dst, op.bytes);
-        const char* src = At(op.src, op.bytes);
-        if (dst == nullptr || src == nullptr) return "a copy past the end of its buffer";
-        LABKIT_CUDA_CHECK(cudaMemcpy(dst, src, op.bytes, cudaMemcpyDeviceToDevice));
-        return "";
-      }
+      case OpType::kCopy:
+        return Copy(At(op.dst, op.bytes), At(op.src, op.bytes), op.bytes,
+                    cudaMemcpyDeviceToDevice);
+      case OpType::kHostUpload:
+        return Copy(At(op.dst, op.bytes), HostAt(op.src, op.bytes), op.bytes,
+                    cudaMemcpyHostToDevice);
+      case OpType::kHostDownload:
+        return Copy(HostAt(op.dst, op.bytes), At(op.src, op.bytes), op.bytes,
+                    cudaMemcpyDeviceToHost);
       case OpType::kSymbolUpload:
       case OpType::kSymbolCopy:
         return SymbolWrite(op);
@@ -215,13 +238,16 @@ class PlanReplay::Impl {
   }
 
   const StudentImage& image_;
+  std::vector<ReplayHostArray> host_;
+  std::optional<unsigned char> poison_;
   std::map<int32_t, Buffer> buffers_;
 };
 
 PlanReplay::PlanReplay(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
-                       const HarnessMatrix& C)
-    : impl_(std::make_unique<Impl>(image, A, B, C)) {}
+                       const HarnessMatrix& C, std::vector<ReplayHostArray> host)
+    : impl_(std::make_unique<Impl>(image, A, B, C, std::move(host))) {}
 PlanReplay::~PlanReplay() = default;
 std::string PlanReplay::Run(const Plan& plan) { return impl_->Run(plan); }
+void PlanReplay::PoisonAllocations(unsigned char byte) { impl_->PoisonAllocations(byte); }
 
 }  // namespace labkit::replay

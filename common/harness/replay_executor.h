@@ -27,15 +27,26 @@ struct StudentImage {
   std::vector<ImageRange> variables;  // a variable write falls inside one of them
 };
 
-// One replay of a plan on A, B and C. Alive until the caller has synchronised: the allocations the
+// One of the harness's host arrays in the replay, in the place of the record run's array of the
+// same index (replay_recorder.h, HostArray): uploads read it, downloads write it.
+struct ReplayHostArray {
+  void* data = nullptr;
+  uint64_t bytes = 0;
+};
+
+// One replay of a plan on A, B and C (and on the host arrays, for a plan recorded with some). Alive until the caller has synchronised: the allocations the
 // plan makes are freed when it ends, as a function's own cudaFree would only after its kernels.
 class PlanReplay {
  public:
   PlanReplay(const StudentImage& image, const HarnessMatrix& A, const HarnessMatrix& B,
-             const HarnessMatrix& C);
+             const HarnessMatrix& C, std::vector<ReplayHostArray> host = {});
   ~PlanReplay();
   PlanReplay(const PlanReplay&) = delete;
   PlanReplay& operator=(const PlanReplay&) = delete;
+
+  // Fills every allocation the plan makes with `byte` before its first use, so that bytes no
+  // kernel wrote are recognisable (lab 02 tells a result never written on the device this way).
+  void PoisonAllocations(unsigned char byte);
 
   // "" when every operation was issued (errors of the kernels themselves surface at the caller's
   // synchronisation), else what the function did that the replay cannot repeat. A failing CUDA

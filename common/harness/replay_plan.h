@@ -21,6 +21,11 @@ namespace labkit::replay {
 // every allocation the function made, numbered in the order it made them.
 enum : int32_t { kRegionA = 0, kRegionB = 1, kRegionC = 2, kFirstAllocation = 3 };
 
+// A host function of the student's (lab 02's vector_add_on_device) is given host arrays of the
+// harness's: a copy from or into one of them is kept as a reference to that array (Ref.region is
+// then its index in the harness's list), so that the replay moves the replay's own arrays instead
+// of the bytes the record run saw.
+
 // A device address as (region, byte offset). Region -1: no device memory the record knew.
 struct Ref {
   int32_t region = -1;
@@ -47,6 +52,8 @@ enum class OpType : uint8_t {
   kSymbolCopy,     // `bytes` from `src` to that variable
   kLaunch,         // a kernel launch (fields below)
   kFuncAttribute,  // cudaFuncSetAttribute(kernel at `image`, `value`, `attribute_value`)
+  kHostUpload,     // `bytes` from the harness's host array `src` (an index) to `dst`
+  kHostDownload,   // `bytes` from `src` into the harness's host array `dst` (an index)
   kUnsupported,    // something the replay cannot do; `note` names it
 };
 

@@ -27,6 +27,7 @@ struct Recorder {
   std::map<int32_t, Region> regions;  // live regions by id
   int32_t next_region = kFirstAllocation;
   std::set<int32_t> allocated_in_plan;  // regions the current plan has an Alloc for
+  std::vector<HostArray> host;          // the harness's host arrays of the current capture
   // The bytes last uploaded to each variable (image offset -> bytes at symbol offsets): a plan
   // starts by writing them, as a function may set its __constant__ data on its first call only.
   std::map<int64_t, std::map<uint64_t, std::vector<unsigned char>>> symbols;
@@ -78,15 +79,33 @@ void WhileRecording(Fn&& fn) {
   if (r.open) fn(r);
 }
 
+// The harness's host array holding all of [address, address + bytes), as (index, offset).
+Ref LocateHost(const Recorder& r, const void* address, uint64_t bytes) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  for (std::size_t i = 0; i < r.host.size(); ++i) {
+    const auto begin = reinterpret_cast<uintptr_t>(r.host[i].data);
+    if (a >= begin && bytes <= r.host[i].bytes && a - begin <= r.host[i].bytes - bytes)
+      return Ref{static_cast<int32_t>(i), static_cast<int64_t>(a - begin)};
+  }
+  return Ref{};
+}
+
 // Where a copy's `op.bytes` come from: a device region the plan knows (`from_device`, replayed as
-// a copy) or the host's bytes (`from_host`, replayed as they were). False for device memory the
-// plan does not know.
+// a copy), one of the harness's host arrays (replayed from the replay's own array) or other host
+// bytes (`from_host`, replayed as they were). False for device memory the plan does not know.
 bool NoteSource(Recorder& r, Op& op, const void* src, bool src_device, OpType from_device,
                 OpType from_host) {
   if (src_device) {
     op.type = from_device;
     op.src = Use(r, src);
     return op.src.known();
+  }
+  if (from_host == OpType::kUpload) {
+    op.src = LocateHost(r, src, op.bytes);
+    if (op.src.known()) {
+      op.type = OpType::kHostUpload;
+      return true;
+    }
   }
   op.type = from_host;
   const auto* p = static_cast<const unsigned char*>(src);
@@ -96,11 +115,13 @@ bool NoteSource(Recorder& r, Op& op, const void* src, bool src_device, OpType fr
 
 }  // namespace
 
-PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C) {
+PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C,
+                         std::vector<HostArray> host) {
   Recorder& r = State();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.plan = Plan{};
   r.allocated_in_plan.clear();
+  r.host = std::move(host);
   int32_t id = kRegionA;
   for (const HarnessMatrix* m : {&A, &B, &C}) {
     const auto base = reinterpret_cast<uintptr_t>(m->data);
@@ -122,6 +143,7 @@ PlanCapture::~PlanCapture() {
   Recorder& r = State();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.open = false;
+  r.host.clear();
   for (int32_t id : {kRegionA, kRegionB, kRegionC}) r.regions.erase(id);
 }
 
@@ -187,7 +209,21 @@ void NoteMemset(const void* dst, int value, uint64_t bytes) {
 
 void NoteCopy(void* dst, bool dst_device, const void* src, bool src_device, uint64_t bytes) {
   WhileRecording([&](Recorder& r) {
-    if (!dst_device) return;  // to the host: no effect on the device
+    if (!dst_device) {
+      // To the host: no effect on the device, unless it lands in one of the harness's host arrays,
+      // where the replay must put what the device holds then (the function's result).
+      const Ref into = LocateHost(r, dst, bytes);
+      if (!into.known() || !src_device) return;
+      Op op;
+      op.type = OpType::kHostDownload;
+      op.dst = into;
+      op.bytes = bytes;
+      op.src = Use(r, src);
+      if (!op.src.known())
+        return Unsupported(r, "a copy from device memory the grader does not know");
+      r.plan.ops.push_back(std::move(op));
+      return;
+    }
     Op op;
     op.dst = Use(r, dst);
     if (!op.dst.known())

@@ -22,10 +22,18 @@ struct HarnessMatrix {
   uint64_t slack = 0;
 };
 
-// Open while the student's function runs in a record run (one at a time).
+// A host array of the harness's that the function is given (replay_plan.h, kHostUpload).
+struct HostArray {
+  const void* data = nullptr;
+  uint64_t bytes = 0;
+};
+
+// Open while the student's function runs in a record run (one at a time). `host`: the harness's
+// host arrays the function was given, by index; copies from and into them are kept as references.
 class PlanCapture {
  public:
-  PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C);
+  PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const HarnessMatrix& C,
+              std::vector<HostArray> host = {});
   ~PlanCapture();
   PlanCapture(const PlanCapture&) = delete;
   PlanCapture& operator=(const PlanCapture&) = delete;

@@ -36,7 +36,7 @@ LABKIT_EMU_WRAP(LABKIT_EMU_MEMCPY_2D, cudaMemcpy2D,
                  size_t height, cudaMemcpyKind kind),
                 (dst, dpitch, src, spitch, width, height, kind),
                 (labkit::NoteCopy(call, dst, src, width* height, kind),
-                 labkit::PlanUnsupportedCopy(call, dst, kind)))
+                 labkit::PlanCopy2D(dst, dpitch, src, spitch, width, height, kind)))
 LABKIT_EMU_WRAP(LABKIT_EMU_MEMCPY_2D_ASYNC, cudaMemcpy2DAsync,
                 (void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                  size_t height, cudaMemcpyKind kind, cudaStream_t stream),

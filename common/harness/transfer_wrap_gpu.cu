@@ -70,7 +70,7 @@ LABKIT_WRAP_WITH_TWIN(cudaMemcpy2D, _ptds,
                        size_t height, cudaMemcpyKind kind),
                       (dst, dpitch, src, spitch, width, height, kind),
                       (labkit::NoteCopy(call, dst, src, width* height, kind),
-                       labkit::PlanUnsupportedCopy(call, dst, kind)))
+                       labkit::PlanCopy2D(dst, dpitch, src, spitch, width, height, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpy2DAsync, _ptsz,
                       (void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, cudaMemcpyKind kind, cudaStream_t stream),

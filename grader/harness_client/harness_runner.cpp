@@ -42,7 +42,8 @@ std::string ReadThreadSanitizerLogs(const std::string& dir) {
   return text;
 }
 
-// A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
+}  // namespace
+
 std::string FindCudaTool(const std::string& name) {
   for (const std::string& dir : std::vector<std::string>{
            "/usr/local/cuda/bin", "/usr/local/cuda/" + name, "/opt/cuda/bin", "/usr/bin"}) {
@@ -51,6 +52,8 @@ std::string FindCudaTool(const std::string& name) {
   }
   return name;
 }
+
+namespace {
 
 // Writes the request and its input matrices; a failure (a full disk) is the kit's, not the
 // student's, and comes back as the reason.
@@ -154,7 +157,8 @@ std::vector<float> ReadOutput(const std::string& dir, const std::string& name, s
   return values.ok() ? std::move(*values) : std::vector<float>{};
 }
 
-// A launch as the link wrap recorded it; a field of the wrong type reads as unknown.
+}  // namespace
+
 LaunchInfo ParseLaunch(const json& l) {
   LaunchInfo info;
   if (!l.is_object()) return info;
@@ -181,6 +185,8 @@ LaunchInfo ParseLaunch(const json& l) {
   }
   return info;
 }
+
+namespace {
 
 // The line comes from a process the student's code ran in: a field of the wrong type reads as
 // unknown rather than stopping the grader.
@@ -401,6 +407,25 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
   }
 }
 
+// With gpu_counters: ncu's log, and each launch's counts where it held its table.
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run) {
+  if (!options.gpu_counters) return;
+  run.counter_log = ReadText(dir + "counters.csv");
+  if (const auto profiled = ParseCounterLog(run.counter_log)) {
+    run.counted = true;
+    AttachCounts(run.cases, *profiled);
+  }
+}
+
+// The program's kernels and variables as labgrade read them off it (nm), for the harness to check
+// what it replays against; null when the file is missing or unreadable.
+json StudentImage(const std::string& executable) {
+  const auto image = ReadUntrustedFile(executable + ".image.json", 64u << 20);
+  if (!image.ok()) return nullptr;
+  json listed = json::parse(*image, nullptr, false);
+  return listed.is_object() ? listed : json(nullptr);
+}
+
 }  // namespace
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
@@ -415,8 +440,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   json student_image;
   std::optional<RecordedPlans> recorded;
   if (options.replay) {
-    const auto image = ReadUntrustedFile(executable + ".image.json", 64u << 20);
-    if (image.ok()) student_image = json::parse(*image, nullptr, false);
+    student_image = StudentImage(executable);
     if (!student_image.is_object()) {
       for (const MatrixCase& c : cases) run.cases.push_back({c.id});
       run.harness_error =
@@ -465,13 +489,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadText(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  if (options.gpu_counters) {
-    run.counter_log = ReadText(dir + "counters.csv");
-    if (const auto profiled = ParseCounterLog(run.counter_log)) {
-      run.counted = true;
-      AttachCounts(run.cases, *profiled);
-    }
-  }
+  ReadCounters(dir, options, run);
   return run;
 }
 
@@ -480,20 +498,29 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
                       const std::vector<ParamSet>& params) {
   const std::string dir = work_dir + "/";
   fs::create_directories(dir);
-  for (const char* stale : {"response.jsonl", "emu_report.jsonl"}) fs::remove(dir + stale);
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "counters.csv"})
+    fs::remove(dir + stale);
   HarnessRun run;
   json request = {{"exercise", options.exercise}, {"cases", json::array()}};
   for (std::size_t i = 0; i < params.size(); ++i) {
     run.cases.push_back({"q" + std::to_string(i)});
     request["cases"].push_back({{"id", run.cases.back().id}, {"params", params[i]}});
   }
+  if (options.list_launches) request["list_launches"] = true;
+  // A lab that records a host function of the student's and replays its device work (lab 02)
+  // checks the replay's launches against the program's own kernels.
+  if (json image = StudentImage(executable); image.is_object()) request["student_image"] = image;
   if (const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1)); !written) {
     run.harness_error = "cannot write the request: " + written.error();
     return run;
   }
-  run.process = runner.Run(HarnessCommand(executable, dir, options));
+  {
+    const CounterSessionLock counters(options.gpu_counters);  // one ncu session at a time
+    run.process = runner.Run(HarnessCommand(executable, dir, options));
+  }
   ReadResponse(dir, run);
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
+  ReadCounters(dir, options, run);
   return run;
 }
 

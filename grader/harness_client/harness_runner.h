@@ -47,6 +47,7 @@ struct HarnessOptions {
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;
   bool occupancy_probe = false;  // also report the occupancy API's answers for launched kernels
+  bool list_launches = false;    // query harness: each case's launches listed (a counted run)
   // Record and replay (docs/THREAT_MODEL.md): the student's function runs once in a record
   // process on inputs of its own, and the device work it asked for is replayed on the cases'
   // inputs in a process where none of its host code runs. Off: the function runs on the inputs
@@ -122,6 +123,13 @@ struct HarnessRun {
   bool counted = false;
   std::string counter_log;
 };
+
+// A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
+std::string FindCudaTool(const std::string& name);
+
+// A launch as the harness's link wrap recorded it (an element of a case line's "launches"); a
+// field of the wrong type reads as unknown.
+LaunchInfo ParseLaunch(const nlohmann::json& launch);
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,

@@ -6,13 +6,14 @@
 #include "resource_report.h"
 
 namespace labkit {
-namespace {
 
 std::string Fixed1(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
   return text;
 }
+
+namespace {
 
 std::string ShapeText(const Shape& s) {
   return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);

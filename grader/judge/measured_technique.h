@@ -16,6 +16,9 @@ namespace labkit {
 // call that reaches it may have launched more, whose accesses the grader cannot see.
 inline constexpr std::size_t kLaunchesListed = 64;
 
+// `value` with one decimal ("128.0"), as the measured figures are given to students.
+std::string Fixed1(double value);
+
 // "" when `launches` (what one case of `rule.shape` launched, with their counts) satisfy `rule`,
 // else the student-facing reason.
 std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,

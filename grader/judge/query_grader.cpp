@@ -5,6 +5,9 @@
 
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
+#include "exercise_checks.h"
+#include "gpu_counters.h"
+#include "query_measured.h"
 #include "report_lines.h"
 
 namespace labkit {
@@ -64,19 +67,57 @@ Finding Died(const ProcessResult& process, const std::string& where) {
   return {GradeStatus::kCrashed, "crashed", where + DescribeDeath(process)};
 }
 
-}  // namespace
-
-ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
-  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
-  if (!build.ok) return BuildFailureVerdict(ex, build);
+// The harness options every run of a query exercise shares: its id, the lab's limits, the
+// resource report for the emulator's occupancy API.
+HarnessOptions QueryOptions(const GradeEnv& env, const Exercise& ex) {
   HarnessOptions options;
   options.exercise = ex.id;
   options.timeout_seconds = env.spec.limits.RunSeconds();
   if (env.spec.limits.output_bytes > 0)
     options.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
   options.emu_kernels_json = env.kernels_json;
+  return options;
+}
+
+// `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
+// by the emulator in the counting build or by ncu on a GPU; "" when the counts satisfy the rule.
+// `why_not` is set when a GPU could not be counted here.
+std::string MeasuredQueryFailure(GradeEnv& env, const Exercise& ex, const std::string& work_dir,
+                                 std::string& why_not) {
+  const QueryMeasured& rule = *ex.measured;
+  const bool emulated = Traits(env.backend).counts_in_counting_build;
+  const BuildOutcome& build = CountingBuildOf(env);
+  if (!build.ok)
+    return "the build in which the grader counts memory accesses failed: " + build.message;
+  HarnessOptions options = QueryOptions(env, ex);
+  options.list_launches = true;
+  options.count_accesses = emulated;
+  options.gpu_counters = !emulated;
   const HarnessRun run =
-      RunQueries(env.runner, build.executable, env.work_dir + "/" + ex.id, options, ex.params);
+      RunQueries(env.runner, build.executable, work_dir + "/counting", options, {rule.params});
+  const std::string with = " (in the counted case, " + ParamText(rule.params) + ")";
+  if (!run.harness_error.empty()) return "the grader's counting run failed: " + run.harness_error;
+  const CaseRun& counted = run.cases.front();
+  if (!counted.reported) return ex.function + with + ", " + DescribeDeath(run.process);
+  if (counted.status != "ok")
+    return "CUDA error " + counted.error + with + ": " + counted.detail;
+  if (!emulated && !run.counted) {
+    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    if (said.empty()) said = LastLine(run.process.output);
+    why_not = "Nsight Compute could not count this GPU's accesses here (" +
+              run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
+    return "";
+  }
+  return CheckQueryMeasured(rule, counted.launches, /*barriers_counted=*/emulated);
+}
+
+}  // namespace
+
+ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
+  if (!build.ok) return BuildFailureVerdict(ex, build);
+  const HarnessRun run = RunQueries(env.runner, build.executable, env.work_dir + "/" + ex.id,
+                                    QueryOptions(env, ex), ex.params);
   if (!run.harness_error.empty())
     return Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
                         "the grader's harness failed on its own: " + run.harness_error});
@@ -112,7 +153,19 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));
-  return Verdict(ex, {});
+  if (!ex.measured) return Verdict(ex, {});
+  std::string why_not;
+  const std::string measured = MeasuredQueryFailure(env, ex, env.work_dir + "/" + ex.id, why_not);
+  if (!measured.empty())
+    return Verdict(ex, {GradeStatus::kFailed, kTechniqueCause,
+                        "not with the technique this exercise teaches: " + measured});
+  ExerciseVerdict passed = Verdict(ex, {});
+  if (!why_not.empty()) {
+    // Nothing else here judges the technique: the pass stands, said not to be final.
+    passed.notes.push_back("technique not measured: " + why_not);
+    passed.unchecked = true;
+  }
+  return passed;
 }
 
 }  // namespace labkit

@@ -68,6 +68,52 @@ std::optional<MeasuredTechnique> ReadMeasured(Checker& c, const YAML::Node& n,
   return t;
 }
 
+std::optional<ParamSet> ReadParamSet(Checker& c, const YAML::Node& n, const std::string& path);
+
+std::optional<QueryMeasured> ReadQueryMeasured(Checker& c, const YAML::Node& n,
+                                               const std::string& path) {
+  static const char* const kLimits[] = {
+      "max_global_loads_per_element", "max_global_stores_per_element",
+      "min_shared_loads_per_element", "min_shared_stores_per_element"};
+  MapView m(c, n, path,
+            {"params", "per", kLimits[0], kLimits[1], kLimits[2], kLimits[3], "executes_barrier"});
+  if (!m.valid()) return std::nullopt;
+  QueryMeasured t;
+  m.Required("params", ReadParamSet, t.params);
+  m.Required("per", ReadCIdentifier, t.per);
+  m.Optional(kLimits[0], NumberAtLeast(0), t.max_global_loads_per_element);
+  m.Optional(kLimits[1], NumberAtLeast(0), t.max_global_stores_per_element);
+  m.Optional(kLimits[2], NumberAtLeast(0), t.min_shared_loads_per_element);
+  m.Optional(kLimits[3], NumberAtLeast(0), t.min_shared_stores_per_element);
+  m.Optional("executes_barrier", ReadBool, t.executes_barrier);
+  if (!t.per.empty() && m.Get("params") && !t.params.count(t.per))
+    c.Fail(*m.Get("per"), m.Path("per"), "names no parameter of `params`");
+  else if (!t.per.empty() && t.params.count(t.per) && t.params.at(t.per) < 1)
+    c.Fail(*m.Get("per"), m.Path("per"), "names a parameter below 1");
+  if (std::none_of(std::begin(kLimits), std::end(kLimits),
+                   [&](const char* key) { return m.Get(key).has_value(); }) &&
+      !m.Get("executes_barrier"))
+    c.Fail(n, path, "names nothing to check: give a limit per element or executes_barrier");
+  return t;
+}
+
+std::optional<FasterThan> ReadFasterThan(Checker& c, const YAML::Node& n,
+                                         const std::string& path) {
+  MapView m(c, n, path, {"exercise", "by"});
+  if (!m.valid()) return std::nullopt;
+  FasterThan f;
+  m.Required("exercise", ReadName, f.exercise);
+  m.Required("by", NumberAbove(0), f.by);
+  return f;
+}
+
+// The `faster_than.exercise` node of the exercise `id` (for a message's line).
+YAML::Node FasterThanNode(const YAML::Node& exercises, const std::string& id) {
+  for (const YAML::Node& e : exercises)
+    if (e.IsMap() && e["id"] && e["id"].Scalar() == id) return e["faster_than"]["exercise"];
+  return exercises;
+}
+
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
   MapView m(c, n, path,
             {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
@@ -169,7 +215,7 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
                                      const std::set<std::string>& shape_names_seen) {
   MapView m(c, n, path,
             {"id", "title", "kind", "function", "kernel", "given", "points", "shapes",
-             "exact_without_fma", "technique", "params", "values"});
+             "exact_without_fma", "technique", "params", "values", "measured", "faster_than"});
   if (!m.valid()) return std::nullopt;
   Exercise e;
   e.line = LineOf(n);
@@ -185,9 +231,12 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
                "only for kind: matmul (a query exercise multiplies no matrices)");
     m.Required("params", ListOf(ReadParamSet, "parameter mappings", true), e.params);
     m.Required("values", ReadValueSpecs, e.values);
+    m.Optional("measured", ReadQueryMeasured, e.measured);
+    m.Optional("faster_than", ReadFasterThan, e.faster_than);
     return e;
   }
-  RejectKeys(m, c, {"values"}, "only for kind: query");
+  RejectKeys(m, c, {"values", "faster_than"}, "only for kind: query");
+  RejectKeys(m, c, {"measured"}, "only for kind: query (a matmul exercise's is technique.measured)");
   m.Optional("exact_without_fma", ReadBool, e.exact_without_fma);
   m.Optional("technique", ReadTechnique, e.technique);
   m.Optional("params", ListOf(ReadParamSet, "parameter mappings", true), e.params);
@@ -301,6 +350,13 @@ Result<LabSpec> Parse(const YAML::Node& root, Checker& c) {
       }
     }
   }
+
+  // `faster_than` names another exercise, which may come later in the file.
+  for (const Exercise& e : spec.exercises)
+    if (e.faster_than && !exercise_ids.count(e.faster_than->exercise))
+      c.Fail(FasterThanNode(*top.Get("exercises"), e.id),
+             "exercises." + e.id + ".faster_than.exercise",
+             "no exercise with id \"" + e.faster_than->exercise + "\"");
 
   top.Optional("datasets", ListOf(ReadName, "dataset names", false), spec.datasets);
   if (auto v = top.Get("speed")) spec.speed = ReadSpeed(c, *v, spec.exercises, exercise_ids);

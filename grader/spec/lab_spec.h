@@ -68,6 +68,29 @@ struct QueryValueSpec {
   double relative_tolerance = 0;
 };
 
+// A query exercise's kernels judged by what they did (lab.yaml `measured` on a `kind: query`
+// exercise): one case, `params`, run with every launch's accesses counted (the emulator's counting
+// build, or Nsight Compute on a GPU), summed over the case's launches and divided by the case's
+// parameter `per` (its number of elements). Lab 02's staged float3 kernel: every float of a point
+// through shared memory, and through global memory once each way.
+struct QueryMeasured {
+  ParamSet params;
+  std::string per;
+  std::optional<double> max_global_loads_per_element;   // floats (bytes / 4)
+  std::optional<double> max_global_stores_per_element;  // floats
+  std::optional<double> min_shared_loads_per_element;   // accesses
+  std::optional<double> min_shared_stores_per_element;
+  std::optional<bool> executes_barrier;  // CPU backend only: a GPU has no counter of barriers
+};
+
+// A query exercise's kernel must run at least `by` times as fast as `exercise`'s on a GPU, both
+// timed in one run (lab.yaml `faster_than`). Not graded by labgrade, which times no query
+// exercise: the lab's own measurement program checks it (lab 02's lab02_measure_gpu).
+struct FasterThan {
+  std::string exercise;
+  double by = 1;
+};
+
 struct Exercise {
   std::string id;
   ExerciseKind kind = ExerciseKind::kMatmul;
@@ -80,6 +103,8 @@ struct Exercise {
   // matmul: every case runs once per set (none: once, without parameters); query: the cases.
   std::vector<ParamSet> params;
   std::vector<QueryValueSpec> values;  // query exercises: the numbers compared, in file order
+  std::optional<QueryMeasured> measured;  // query exercises: what the kernels did
+  std::optional<FasterThan> faster_than;  // query exercises: a claim checked on a GPU
   bool exact_without_fma = false;
   std::optional<Technique> technique;
   int line = 0;  // 1-based line in lab.yaml, for later messages

@@ -278,6 +278,50 @@ TEST(LabSpec, QueryExerciseKeysAreChecked) {
             "lab.yaml:24: exercises[1].values: only for kind: query");
 }
 
+const char* const kMeasured = R"(    measured:
+      params: {n: 4096, s: 2}
+      per: n
+      min_shared_stores_per_element: 3
+      max_global_loads_per_element: 3.5
+      executes_barrier: true
+)";
+
+TEST(LabSpec, QueryExerciseTakesMeasured) {
+  Result<LabSpec> r = ParseLabSpec(WithQuery(std::string(kQuery) + kMeasured));
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(r->exercises[2].measured.has_value());
+  const QueryMeasured& m = *r->exercises[2].measured;
+  EXPECT_EQ(m.params, (ParamSet{{"n", 4096}, {"s", 2}}));
+  EXPECT_EQ(m.per, "n");
+  EXPECT_EQ(m.min_shared_stores_per_element, 3);
+  EXPECT_FALSE(m.min_shared_loads_per_element.has_value());
+  EXPECT_DOUBLE_EQ(*m.max_global_loads_per_element, 3.5);
+  EXPECT_FALSE(m.max_global_stores_per_element.has_value());
+  EXPECT_EQ(m.executes_barrier, true);
+  EXPECT_FALSE(r->exercises[1].measured.has_value());
+}
+
+TEST(LabSpec, QueryMeasuredKeysAreChecked) {
+  const std::string q = std::string(kQuery) + kMeasured;
+  std::string bad = q;
+  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("per: n"), 6, "per: m"))),
+            "lab.yaml:36: exercises[2].measured.per: names no parameter of `params`");
+  bad = q;
+  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("n: 4096"), 7, "n: 0"))),
+            "lab.yaml:36: exercises[2].measured.per: names a parameter below 1");
+  EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
+                              "    measured: {params: {n: 1}, per: n}\n")),
+            "lab.yaml:34: exercises[2].measured: names nothing to check: give a limit per element "
+            "or executes_barrier");
+  EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
+                              "    measured: {params: {n: 1}, per: n, max_shared: 1, executes_barrier: true}\n")),
+            "lab.yaml:34: exercises[2].measured.max_shared: unknown key");
+  EXPECT_EQ(ErrorOf(Edit("    exact_without_fma: true\n",
+                         "    exact_without_fma: true\n    measured: {params: {}, per: n}\n")),
+            "lab.yaml:24: exercises[1].measured: only for kind: query (a matmul exercise's is "
+            "technique.measured)");
+}
+
 TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
   Result<LabSpec> r = ParseLabSpec(
       Edit("technique: {min_static_shared_bytes: 2048, uses_barrier: true}",

@@ -2,9 +2,8 @@
 // structure of arrays). Each kernel is launched by the kit on n points with guard points behind
 // the output, and every coordinate is compared exactly (the inputs make s * x exact).
 //
-// The staged kernel must really stage: it has to declare a __shared__ buffer of at least one
-// block's 3 * LAB02_BLOCK floats (cudaFuncGetAttributes; on the CPU backend the runtime answers
-// from nvcc's resource report), so that a copy of the direct kernel under the staged name fails.
+// Whether the staged kernel really stages is judged by labgrade from what it did (lab.yaml
+// `measured`: its shared- and global-memory accesses per point, counted), not here.
 #include <string>
 #include <vector>
 
@@ -28,7 +27,7 @@ struct Points {
 };
 Points MakePoints(int n) {
   Points p;
-  p.in = Values(3 * static_cast<std::size_t>(n), 5);
+  p.in = Values(3 * static_cast<std::size_t>(n), FreshSeed());
   for (float x : p.in) p.want.push_back(kScale * x);
   return p;
 }
@@ -71,15 +70,6 @@ void Float3Direct(const Params& p, QueryValues& v) {
 
 void Float3Staged(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n"));
-  cudaFuncAttributes attributes{};
-  LABKIT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, float3_scale_staged_kernel));
-  const std::size_t needed = 3 * LAB02_BLOCK * sizeof(float);
-  Check(
-      v, "stages_in_shared_memory", attributes.sharedSizeBytes >= needed ? 1 : 0, 1,
-      "float3_scale_staged_kernel declares " + std::to_string(attributes.sharedSizeBytes) +
-          " bytes of __shared__ memory, less than the " + std::to_string(needed) +
-          " bytes one block's points take: it reads its float3 straight from global memory, as the "
-          "direct kernel does, so its loads are no better coalesced");
   CheckScaled(v, n, "float3_scale_staged_kernel", [&](const float* in, float* out) {
     float3_scale_staged_kernel<<<Blocks(n), LAB02_BLOCK>>>(in, out, n, kScale);
   });

@@ -25,13 +25,18 @@ int Blocks(long long n) { return static_cast<int>((n + LAB02_BLOCK - 1) / LAB02_
 // ---------------------------------------------------------------------------------------------
 void VectorAdd(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n"));
-  const auto x = Values(n, 1), y = Values(n, 2);
-  std::vector<float> z(n, Poison());
-  const auto rx = Values(n, 11), ry = Values(n, 12);  // the record run's own inputs
-  std::vector<float> rz(n);
-  const HostRun run =
-      RunHostFunction([&] { return vector_add_on_device(x.data(), y.data(), z.data(), n); },
-                      [&] { vector_add_on_device(rx.data(), ry.data(), rz.data(), n); });
+  auto rx = Values(n, 11), ry = Values(n, 12);  // the record run's own inputs
+  std::vector<float> rz(n), x, y, z;
+  const HostRun run = RecordAndReplay(
+      {&rx, &ry, &rz}, [&] { return vector_add_on_device(rx.data(), ry.data(), rz.data(), n); },
+      [&] {
+        const uint32_t seed = FreshSeed();
+        x = Values(n, seed);
+        y = Values(n, seed + 1);
+        z.assign(n, Poison());
+        return HostArrays{&x, &y, &z};
+      },
+      v.student_image());
   CheckHostRun(v, run, "vector_add_kernel");
 
   const unsigned long long bytes = 4ull * n;
@@ -61,7 +66,8 @@ void VectorAdd(const Params& p, QueryValues& v) {
       return std::string(
           "only the last element is wrong: an off-by-one length (n - 1 passed "
           "to the kernel, or a bound of i < n - 1)");
-    return std::string(IsPoison(z[i]) ? "never written" : "");
+    if (IsPoison(z[i])) return std::string("never copied back into host_z from the device");
+    return HostValuesCause(run, z[i]);
   });
   Check(v, "wrong_elements", m.count, 0, m.first);
 }
@@ -91,7 +97,7 @@ void CheckCopy(QueryValues& v, const std::vector<float>& in_host, const std::vec
 
 void OffsetCopy(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n")), offset = static_cast<int>(p.at("offset"));
-  const auto in = Values(static_cast<std::size_t>(n) + offset, 3);
+  const auto in = Values(static_cast<std::size_t>(n) + offset, FreshSeed());
   const std::vector<float> want(in.begin() + offset, in.end());
   CheckCopy(
       v, in, want,
@@ -109,7 +115,7 @@ void OffsetCopy(const Params& p, QueryValues& v) {
 
 void StridedCopy(const Params& p, QueryValues& v) {
   const int n = static_cast<int>(p.at("n")), stride = static_cast<int>(p.at("stride"));
-  const auto in = Values(static_cast<std::size_t>(n - 1) * stride + 1, 4);
+  const auto in = Values(static_cast<std::size_t>(n - 1) * stride + 1, FreshSeed());
   std::vector<float> want(n);
   for (int i = 0; i < n; ++i) want[i] = in[static_cast<std::size_t>(i) * stride];
   CheckCopy(

@@ -1,16 +1,17 @@
 // How lab 02 runs a host function of the student's (one that owns its cudaMalloc, cudaMemcpy,
-// launch and cudaFree): once as a record run, whose plan (common/harness/replay_plan.h) lists every
-// allocation and free, so that a leak is counted rather than guessed; then directly, with the
-// transfers and launches captured, for the values. Plus the kit's own upload and download.
+// launch and cudaFree): recorded, then replayed on fresh inputs (RecordAndReplay below). Plus the
+// kit's own upload and download.
 #pragma once
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "lab02_checks.cuh"
 #include "labkit/device_buffer.cuh"
 #include "launch_log.h"
+#include "replay_executor.h"
 #include "replay_recorder.h"
 #include "transfer_log.h"
 
@@ -30,39 +31,70 @@ labkit::DeviceBuffer<T> Upload(const std::vector<T>& host) {
   return buffer;
 }
 
-// What a host function of the student's did with the CUDA runtime.
+// A host function of the student's is called once, as a record run (docs/THREAT_MODEL.md): on
+// arrays of the record's own values, with its kernels not run, while the kit's link wraps note
+// every allocation, copy and launch into a plan. Copies from and into the arrays it was given are
+// kept as references to those arrays. The plan is then replayed on arrays of fresh values drawn
+// after the function has returned, with none of its host code running: what comes back into the
+// output array was copied there from the device, after the student's kernels ran on inputs the
+// host code never saw. A result the host code computed itself reaches the device only as the
+// record's bytes, which are wrong for the replay's inputs.
+
+// The arrays a host function is given, in the order of its parameters; the last is its output.
+using HostArrays = std::vector<std::vector<float>*>;
+
+// What a host function of the student's did with the CUDA runtime, and what its replay made.
 struct HostRun {
   cudaError_t status = cudaSuccess;
-  long long leaked = 0;  // allocations of the record run's plan that it never frees
+  long long leaked = 0;  // allocations of the plan that it never frees
   long long launches = 0;
   unsigned long long to_device = 0, to_host = 0;  // bytes
   long long copies_2d = 0;                        // cudaMemcpy2D calls between host and device
+  long long literal_uploads = 0;  // copies to the device from host memory other than the inputs
+  std::string refused;            // why the replay could not repeat the work ("" if it did)
 };
 
-// `call` runs the student's function on the case's inputs; `record_call` the same on inputs of
-// the record run's own (its kernels do not run, and its outputs are thrown away).
-template <class Call, class RecordCall>
-HostRun RunHostFunction(Call&& call, RecordCall&& record_call) {
+// Records `record_call()` on `record`, then replays its device work on the arrays `fresh()` makes
+// once the function has returned (same sizes as `record`, index by index). `image`: what the
+// replay may launch (labgrade's list of the student's kernels).
+template <class RecordCall, class Fresh>
+HostRun RecordAndReplay(const HostArrays& record, RecordCall&& record_call, Fresh&& fresh,
+                        const labkit::replay::StudentImage* image) {
+  if (image == nullptr)  // a fault of the kit's (the harness then reports an error line)
+    throw std::runtime_error("labgrade sent no list of the program's kernels to replay against");
   HostRun run;
+  labkit::replay::Plan plan;
   {
+    std::vector<labkit::replay::HostArray> arrays;
+    for (const std::vector<float>* a : record) arrays.push_back({a->data(), 4 * a->size()});
     const labkit::replay::HarnessMatrix none{};
-    labkit::replay::PlanCapture capture(none, none, none);
-    record_call();
-    for (const labkit::replay::Op& op : capture.take().ops) {
-      if (op.type == labkit::replay::OpType::kAlloc) ++run.leaked;
-      if (op.type == labkit::replay::OpType::kFree) --run.leaked;
+    labkit::replay::PlanCapture capture(none, none, none, std::move(arrays));
+    labkit::TransferCapture transfers;
+    labkit::LaunchCapture launches;
+    run.status = record_call();
+    cudaDeviceSynchronize();
+    plan = capture.take();
+    for (const labkit::TransferRecord& t : transfers.take()) {
+      if (t.kind == labkit::TransferKind::kHostToDevice) run.to_device += t.bytes;
+      if (t.kind == labkit::TransferKind::kDeviceToHost) run.to_host += t.bytes;
+      if (t.call.rfind("cudaMemcpy2D", 0) == 0) ++run.copies_2d;
     }
+    run.launches = static_cast<long long>(launches.take().size());
   }
-  labkit::TransferCapture transfers;
-  labkit::LaunchCapture launches;
-  run.status = call();
-  cudaDeviceSynchronize();
-  for (const labkit::TransferRecord& t : transfers.take()) {
-    if (t.kind == labkit::TransferKind::kHostToDevice) run.to_device += t.bytes;
-    if (t.kind == labkit::TransferKind::kDeviceToHost) run.to_host += t.bytes;
-    if (t.call.rfind("cudaMemcpy2D", 0) == 0) ++run.copies_2d;
+  for (const labkit::replay::Op& op : plan.ops) {
+    if (op.type == labkit::replay::OpType::kAlloc) ++run.leaked;
+    if (op.type == labkit::replay::OpType::kFree) --run.leaked;
+    if (op.type == labkit::replay::OpType::kUpload) ++run.literal_uploads;
   }
-  run.launches = static_cast<long long>(launches.take().size());
+  std::vector<labkit::replay::ReplayHostArray> arrays;
+  for (std::vector<float>* a : fresh()) arrays.push_back({a->data(), 4 * a->size()});
+  const labkit::replay::HarnessMatrix none{};
+  labkit::replay::PlanReplay replayed(*image, none, none, none, std::move(arrays));
+  replayed.PoisonAllocations(kAllocationPoisonByte);
+  run.refused = replayed.Run(plan);
+  // The kernels' own errors, as the case's error (Guarded).
+  LABKIT_CUDA_CHECK(cudaGetLastError());
+  LABKIT_CUDA_CHECK(cudaDeviceSynchronize());
   return run;
 }
 
@@ -75,7 +107,8 @@ inline std::string StatusCause(cudaError_t status) {
   return std::string("a CUDA call returned ") + cudaGetErrorName(status);
 }
 
-// The checks every host-side exercise shares: the returned status, leaks and the launch.
+// The checks every host-side exercise shares: the returned status, leaks, the launch and whether
+// the replay could repeat the work.
 inline void CheckHostRun(labkit::QueryValues& v, const HostRun& run, const char* kernel) {
   Check(v, "returned_error", run.status, cudaSuccess, StatusCause(run.status));
   Check(v, "leaked_buffers", run.leaked, 0,
@@ -84,6 +117,23 @@ inline void CheckHostRun(labkit::QueryValues& v, const HostRun& run, const char*
             "leaves them behind (the record run's plan allocates them and never frees them)");
   Check(v, "kernel_launched", static_cast<double>(std::min(run.launches, 1LL)), 1,
         std::string("no kernel was launched: the result must come from ") + kernel);
+  Check(v, "work_replayed", run.refused.empty() ? 1 : 0, 1,
+        "the grader repeats your function's device work on new inputs, and could not: " +
+            run.refused);
+}
+
+// Why an output value `got` can be wrong although the function ran: it was never written on the
+// device, or values the host code made were copied there (right only for the record's inputs).
+inline std::string HostValuesCause(const HostRun& run, float got) {
+  if (IsAllocationPoison(got))
+    return "never written on the device: what was copied back is what the device array held "
+           "before any kernel wrote it (values your host code wrote into the output itself are "
+           "not graded: the grader repeats the device work on other inputs)";
+  if (run.literal_uploads == 0) return "";
+  return "your function copied to the device " + std::to_string(run.literal_uploads) +
+         " block(s) of values that its host code made, not taken from its input arrays: the "
+         "grader repeats the device work on other inputs, so only what the kernel computes from "
+         "the copied inputs counts";
 }
 
 }  // namespace lab02

@@ -1,14 +1,16 @@
 // Lab 02's checking helpers: inputs, poison, element-by-element comparison with the first wrong
 // element described, and pitched storage with a sentinel in its padding. Used by harness.cu only.
 //
-// Inputs are small multiples of 1/4, so every sum, product and scaling the lab does is exact in
-// float: a right answer matches the kit's bit for bit, whatever order or FMA the compiler picks.
+// Inputs are small multiples of 1/4, drawn afresh for every case, so every sum, product and scaling
+// the lab does is exact in float: a right answer matches the kit's bit for bit, whatever order or
+// FMA the compiler picks.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,14 @@ inline bool IsPoison(float f) {
   std::memcpy(&bits, &f, sizeof bits);
   return bits == 0x7fc0dead;
 }
+// What the replay of a student's host function fills its device allocations with (0xFF bytes, a
+// NaN no arithmetic produces either): a value copied back with these bits was never written there.
+constexpr unsigned char kAllocationPoisonByte = 0xFF;
+inline bool IsAllocationPoison(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits == 0xFFFFFFFFu;
+}
 inline bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // Extra elements after each output, kept poisoned: a store past the end lands there.
@@ -45,8 +55,14 @@ inline std::vector<float> Values(std::size_t count, uint32_t seed) {
   return v;
 }
 
+// A seed for a case's inputs, drawn when the case runs: no code of the student's could know it
+// beforehand (a recorded host function's replay draws its inputs after the function returned), so
+// neither a table of expected outputs nor a result computed by host code can match them.
+inline uint32_t FreshSeed() { return std::random_device{}(); }
+
 inline std::string Num(float f) {
   if (IsPoison(f)) return "the poison NaN";
+  if (IsAllocationPoison(f)) return "the NaN a fresh allocation holds";
   char text[32];
   std::snprintf(text, sizeof text, "%g", static_cast<double>(f));
   return text;

@@ -1,7 +1,8 @@
 // Lab 02, exercise 4: pitched 2-D arrays. The kit allocates each matrix with cudaMallocPitch and
 // fills the padding at the end of every row with a sentinel, runs the student's kernel, and reads
 // every row back whole: the logical matrix must be right and the padding untouched. The host
-// version (scale_pitched_on_device) is checked for its values, its cudaMemcpy2D copies and leaks.
+// version (scale_pitched_on_device) is recorded and replayed on fresh values (host_run.cuh), and
+// checked for its values, its cudaMemcpy2D copies and leaks.
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ std::vector<float> Scaled(const std::vector<float>& in) {
 
 void PitchedScale(const Params& p, QueryValues& v) {
   const int width = static_cast<int>(p.at("width")), height = static_cast<int>(p.at("height"));
-  const auto in = Values(static_cast<std::size_t>(width) * height, 6);
+  const auto in = Values(static_cast<std::size_t>(width) * height, FreshSeed());
   const auto want = Scaled(in);
   PitchedMatrix M(width, height, in);
   pitched_scale_kernel<<<GridOver(width, height), dim3(LAB02_TILE, LAB02_TILE)>>>(
@@ -62,18 +63,28 @@ void PitchedScale(const Params& p, QueryValues& v) {
 void PitchedHost(const Params& p, QueryValues& v) {
   const int width = static_cast<int>(p.at("width")), height = static_cast<int>(p.at("height"));
   const std::size_t count = static_cast<std::size_t>(width) * height;
-  const auto in = Values(count, 7), record_in = Values(count, 17);
+  auto record_in = Values(count, 17);
+  std::vector<float> record_out(count), in, out;
+  const HostRun run = RecordAndReplay(
+      {&record_in, &record_out},
+      [&] {
+        return scale_pitched_on_device(record_in.data(), record_out.data(), width, height, kScale);
+      },
+      [&] {
+        in = Values(count, FreshSeed());
+        out.assign(count, Poison());
+        return HostArrays{&in, &out};
+      },
+      v.student_image());
   const auto want = Scaled(in);
-  std::vector<float> out(count, Poison()), record_out(count);
-  const HostRun run = RunHostFunction(
-      [&] { return scale_pitched_on_device(in.data(), out.data(), width, height, kScale); },
-      [&] { scale_pitched_on_device(record_in.data(), record_out.data(), width, height, kScale); });
   CheckHostRun(v, run, "pitched_scale_kernel");
   Check(v, "memcpy2d_calls", run.copies_2d, 2,
         "copy the matrix in and back with one cudaMemcpy2D each: it takes the host's row length "
         "and the device's pitch, so the padding is skipped on both sides");
   const Mismatches m = Compare("host_out", want.data(), out.data(), count, [&](std::size_t i) {
-    return "element " + Element(width, i) + (IsPoison(out[i]) ? " was never copied back" : "");
+    if (IsPoison(out[i])) return "element " + Element(width, i) + " was never copied back";
+    const std::string cause = HostValuesCause(run, out[i]);
+    return "element " + Element(width, i) + (cause.empty() ? "" : ": " + cause);
   });
   Check(v, "wrong_elements", m.count, 0, m.first);
 }
@@ -81,8 +92,8 @@ void PitchedHost(const Params& p, QueryValues& v) {
 void MatmulPitched(const Params& p, QueryValues& v) {
   const int m = static_cast<int>(p.at("m")), n = static_cast<int>(p.at("n")),
             k = static_cast<int>(p.at("k"));
-  const auto a = Values(static_cast<std::size_t>(m) * n, 8);
-  const auto b = Values(static_cast<std::size_t>(n) * k, 9);
+  const auto a = Values(static_cast<std::size_t>(m) * n, FreshSeed());
+  const auto b = Values(static_cast<std::size_t>(n) * k, FreshSeed());
   // Small multiples of 1/4: every product and partial sum is exact, in any order.
   std::vector<float> want(static_cast<std::size_t>(m) * k, 0.0f);
   for (int r = 0; r < m; ++r)

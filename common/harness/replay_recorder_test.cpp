@@ -1,0 +1,102 @@
+// The record side's handling of a host function's own arrays (replay_recorder.h, HostArray): a
+// copy from or into one of them is kept as a reference to it, so that the replay moves its own
+// arrays; other host bytes stay literal, and nothing of a capture's arrays outlives it.
+#include "replay_recorder.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace labkit::replay {
+namespace {
+
+// "Device" memory for the recorder, which only compares addresses.
+struct Fixture {
+  std::vector<char> device = std::vector<char>(64);
+  std::vector<float> x = std::vector<float>(4, 1.0f), z = std::vector<float>(4, 0.0f);
+  std::vector<float> other = std::vector<float>(4, 2.0f);
+  Fixture() { NoteAlloc(device.data(), device.size()); }
+  ~Fixture() { NoteFree(device.data()); }
+  std::vector<HostArray> Arrays() const { return {{x.data(), 16}, {z.data(), 16}}; }
+};
+
+const HarnessMatrix kNone{};
+
+// The plan's operations but the allocation of the fixture's buffer, which a plan makes before its
+// first use of a buffer made outside it.
+std::vector<Op> Copies(const Plan& plan) {
+  std::vector<Op> ops;
+  for (const Op& op : plan.ops)
+    if (op.type != OpType::kAlloc) ops.push_back(op);
+  return ops;
+}
+
+TEST(ReplayRecorder, CopiesFromAndIntoTheGivenArraysAreReferences) {
+  Fixture f;
+  Plan plan;
+  {
+    PlanCapture capture(kNone, kNone, kNone, f.Arrays());
+    NoteCopy(f.device.data() + 16, true, f.x.data() + 1, false, 8);  // x[1..3) to the device
+    NoteCopy(f.z.data(), false, f.device.data(), true, 16);          // back into z
+    plan.ops = Copies(capture.take());
+  }
+  ASSERT_EQ(plan.ops.size(), 2u);
+  EXPECT_EQ(plan.ops[0].type, OpType::kHostUpload);
+  EXPECT_EQ(plan.ops[0].src.region, 0);
+  EXPECT_EQ(plan.ops[0].src.offset, 4);
+  EXPECT_EQ(plan.ops[0].dst.offset, 16);
+  EXPECT_EQ(plan.ops[0].bytes, 8u);
+  EXPECT_TRUE(plan.ops[0].data.empty());  // the record's values are not in the plan
+  EXPECT_EQ(plan.ops[1].type, OpType::kHostDownload);
+  EXPECT_EQ(plan.ops[1].dst.region, 1);
+  EXPECT_EQ(plan.ops[1].dst.offset, 0);
+  EXPECT_EQ(plan.ops[1].src.offset, 0);
+}
+
+TEST(ReplayRecorder, OtherHostBytesStayLiteralAndOtherDownloadsAreDropped) {
+  Fixture f;
+  Plan plan;
+  {
+    PlanCapture capture(kNone, kNone, kNone, f.Arrays());
+    NoteCopy(f.device.data(), true, f.other.data(), false, 16);  // values the host code made
+    NoteCopy(f.device.data(), true, f.x.data() + 2, false, 16);  // runs past x's end
+    NoteCopy(f.other.data(), false, f.device.data(), true, 16);  // to host memory of its own
+    plan.ops = Copies(capture.take());
+  }
+  ASSERT_EQ(plan.ops.size(), 2u);
+  EXPECT_EQ(plan.ops[0].type, OpType::kUpload);
+  EXPECT_EQ(plan.ops[0].data.size(), 16u);
+  EXPECT_EQ(plan.ops[1].type, OpType::kUpload);
+}
+
+TEST(ReplayRecorder, ArraysBelongToTheirCaptureOnly) {
+  Fixture f;
+  { PlanCapture capture(kNone, kNone, kNone, f.Arrays()); }
+  PlanCapture later(kNone, kNone, kNone);
+  NoteCopy(f.device.data(), true, f.x.data(), false, 16);
+  Plan plan;
+  plan.ops = Copies(later.take());
+  ASSERT_EQ(plan.ops.size(), 1u);
+  EXPECT_EQ(plan.ops[0].type, OpType::kUpload);
+}
+
+TEST(ReplayRecorder, HostArrayReferencesSurviveThePlanFile) {
+  Fixture f;
+  Plan plan;
+  {
+    PlanCapture capture(kNone, kNone, kNone, f.Arrays());
+    NoteCopy(f.device.data(), true, f.x.data(), false, 16);
+    NoteCopy(f.z.data() + 1, false, f.device.data(), true, 12);
+    plan.ops = Copies(capture.take());
+  }
+  Plan back;
+  ASSERT_EQ(DecodePlan(EncodePlan(plan), back), "");
+  ASSERT_EQ(back.ops.size(), 2u);
+  EXPECT_EQ(back.ops[0].type, OpType::kHostUpload);
+  EXPECT_EQ(back.ops[1].type, OpType::kHostDownload);
+  EXPECT_EQ(back.ops[1].dst.region, 1);
+  EXPECT_EQ(back.ops[1].dst.offset, 4);
+}
+
+}  // namespace
+}  // namespace labkit::replay
