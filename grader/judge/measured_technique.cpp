@@ -15,7 +15,7 @@ std::string Fixed1(double value) {
 
 namespace {
 
-std::string ShapeText(const Shape& s) {
+std::string SpacedShapeText(const Shape& s) {
   return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
 }
 
@@ -79,7 +79,7 @@ std::string KernelWord(const std::vector<KernelTotal>& kernels) {
 std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
                                    const std::vector<LaunchInfo>& launches) {
   const Shape& s = rule.shape;
-  const std::string product = "the " + ShapeText(s) + " product (m x n x k)";
+  const std::string product = "the " + SpacedShapeText(s) + " product (m x n x k)";
   if (launches.size() >= kLaunchesListed)
     return "the function launched " + std::to_string(launches.size()) + " or more kernels for " +
            product + "; the grader measures what at most " + std::to_string(kLaunchesListed - 1) +
