@@ -272,6 +272,17 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
   if (options.timing != nullptr) wanted.emplace_back("timing", TimingPlanKey(options));
   RecordedPlans found;
   const Recording* speaker = nullptr;
+  // The emulator's notes on `recorded` in `from`, handed on as `replayed`'s.
+  auto take_notes = [&](const Recording& from, const std::string& recorded,
+                        const std::string& replayed) {
+    for (const json& d : from.diagnostics)
+      if (TextField(d, "case") == recorded) {
+        json own = d;
+        own["case"] = replayed;
+        found.record.diagnostics.push_back(std::move(own));
+      }
+  };
+  std::vector<std::pair<std::string, std::string>> unserved;  // replayed id, key
   for (const auto& [replayed, key] : wanted) {
     const Recording* from = nullptr;
     std::optional<std::string> recorded;
@@ -281,20 +292,20 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
         break;
       }
     if (from == nullptr) {
-      if (partial) continue;
-      return std::nullopt;
+      if (!partial) return std::nullopt;
+      unserved.emplace_back(replayed, key);
+      continue;
     }
     found.sources.emplace_back(replayed, from->dir + *recorded + ".plan");
     if (speaker == nullptr || (speaker->finished && !from->finished)) speaker = from;
-    for (const json& d : from->diagnostics)
-      if (TextField(d, "case") == *recorded) {
-        json own = d;
-        own["case"] = replayed;
-        found.record.diagnostics.push_back(std::move(own));
-      }
+    take_notes(*from, *recorded, replayed);
   }
   if (speaker == nullptr && (!partial || recordings.empty())) return std::nullopt;
   if (speaker == nullptr) speaker = &recordings.front();
+  // A case the function died on has no plan, but what the emulator saw there explains the death.
+  for (const auto& [replayed, key] : unserved)
+    if (const auto it = speaker->plan_ids.find(key); it != speaker->plan_ids.end())
+      take_notes(*speaker, it->second, replayed);
   found.record.dir = speaker->dir;
   found.record.process = speaker->process;
   found.record.finished = speaker->finished;

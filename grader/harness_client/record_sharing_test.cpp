@@ -38,6 +38,9 @@ class RecordingHarness : public ProcessRunner {
     int recorded = 0;
     for (const json& c : request.at("cases")) {
       if (record && recorded++ == crash_after) {
+        // What the emulator says of the case the function died on (emu_report.jsonl).
+        std::ofstream(command.cwd + "/emu_report.jsonl")
+            << json{{"case", c.at("id")}, {"kind", "host_copy_out_of_bounds"}}.dump() << "\n";
         result.signal = 11;
         return result;
       }
@@ -155,6 +158,17 @@ TEST_F(RecordSharing, ACaseACrashedRecordNeverReachedIsRecordedAgainWhereItIsAsk
   EXPECT_EQ(harness_.records, 2);
   ExpectAllOk(second);
   EXPECT_EQ(second.record_process.signal, 0);
+}
+
+TEST_F(RecordSharing, TheEmulatorsNoteOnTheCaseTheFunctionDiedOnComesWithIt) {
+  harness_.crash_after = 1;
+  const HarnessRun run = Run("default", Replayed(), {kSmall, kOdd});
+  EXPECT_EQ(run.record_process.signal, 11);
+  ASSERT_EQ(run.cases.size(), 2u);
+  EXPECT_EQ(run.cases[0].status, "ok");
+  EXPECT_EQ(run.cases[1].status, "not_recorded");
+  ASSERT_EQ(run.emu_diagnostics.size(), 1u);
+  EXPECT_EQ(run.emu_diagnostics[0]["case"], "tiled_1");
 }
 
 TEST_F(RecordSharing, ARecordTheGraderCouldNotStartIsTriedAgain) {
