@@ -28,8 +28,10 @@ Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                      const std::string& executable, std::size_t* failed_case = nullptr);
 
 // `technique.measured`: the one case, of the rule's shape, on which every launch's memory accesses
-// are counted (`run_id` names the exercise and its parameters).
+// are counted (`run_id` names the exercise and its parameters); CountedShape without its inputs,
+// for a record run, which reads none.
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
+MatrixCase CountedShape(const Exercise& ex, const std::string& run_id);
 
 // The harness options of a counting run: counted by the emulator (CPU backend) or by Nsight
 // Compute (GPU), replayed.

@@ -52,8 +52,8 @@ std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
 
 // The default build's first record run records every case that later runs of that build will
 // replay, so that they need no record process of their own (on a GPU shared by a batch, each
-// process is a CUDA context that queues behind the rest): every exercise's cases and, on a GPU,
-// the counted cases of `technique.measured`. Shapes only: a record run reads no inputs.
+// process is a CUDA context that queues behind the rest): every exercise's cases and, where the
+// default build is the one counted (a GPU), the counted cases of `technique.measured`. Shapes only: a record run reads no inputs.
 std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
                                            const std::vector<MatmulRun*>& runs, Flavour flavour) {
   std::vector<MatrixCase> shapes;
@@ -61,10 +61,10 @@ std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
   for (const MatmulRun* r : runs) {
     if (!Replayed(r->run)) continue;
     for (const MatrixCase& c : r->cases) shapes.push_back({c.id, c.shape, {}, {}, r->run.id});
-    if (env.backend != Backend::kCpu && r->ex->technique && r->ex->technique->measured) {
-      MatrixCase counted = CountedCase(env, *r->ex, r->run.id);
-      shapes.push_back({counted.id, counted.shape, {}, {}, counted.exercise});
-    }
+    // Counted in the default build itself (CountingBuildOf), not in a counting build of its own.
+    if (!Traits(env.backend).counts_in_counting_build && r->ex->technique &&
+        r->ex->technique->measured)
+      shapes.push_back(CountedShape(*r->ex, r->run.id));
   }
   return shapes;
 }
@@ -184,8 +184,7 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
 void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
   std::vector<const MatmulRun*> measured;
   for (const MatmulRun* r : open)
-    if (!r->ex->kernel.empty() && r->ex->technique && r->ex->technique->measured &&
-        Replayed(r->run))
+    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured)
       measured.push_back(r);
   if (measured.size() < 2) return;
   const BuildOutcome& build = CountingBuildOf(env);

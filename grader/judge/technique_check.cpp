@@ -92,11 +92,12 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
 
 }  // namespace
 
+MatrixCase CountedShape(const Exercise& ex, const std::string& run_id) {
+  return {ex.id + "_counted", ex.technique->measured->shape, {}, {}, run_id};
+}
+
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
-  MatrixCase c;
-  c.id = ex.id + "_counted";
-  c.shape = ex.technique->measured->shape;
-  c.exercise = run_id;
+  MatrixCase c = CountedShape(ex, run_id);
   ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
   c.A = std::move(in.a);
   c.B = std::move(in.b);
