@@ -208,7 +208,6 @@ struct Recording {
   std::string dir;
   ProcessResult process;
   bool finished = false;  // the record harness reached its end
-  std::size_t plans = 0;  // plan files it left
   std::vector<json> diagnostics;
   // Every case the record run was asked for, by what its plan depends on (PlanKey), with the id
   // its plan file is named after.
@@ -309,7 +308,6 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
   found.record.dir = speaker->dir;
   found.record.process = speaker->process;
   found.record.finished = speaker->finished;
-  found.record.plans = found.sources.size();
   for (const json& d : speaker->diagnostics)
     if (TextField(d, "case").empty()) found.record.diagnostics.push_back(d);
   return found;
@@ -353,9 +351,6 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
   recording.diagnostics = ReadJsonObjectLines(recording.dir + "emu_report.jsonl");
   for (const json& line : ReadJsonObjectLines(recording.dir + "response.jsonl"))
     recording.finished = recording.finished || TextField(line, "type") == "done";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(recording.dir, ec))
-    recording.plans += entry.path().extension() == ".plan";
   // The cases it got to; the others are reported as not recorded, with this record's end.
   std::optional<RecordedPlans> found = FindPlans({recording}, options, cases, true);
   // A record the grader could not start is its own fault: the next check tries again.
