@@ -16,6 +16,7 @@
 
 #include "device_line.h"
 #include "diagnostic_case.h"
+#include "initial_device_state.h"
 #include "matmul_harness.h"
 #include "occupancy_probe.h"
 #include "query_harness.h"
@@ -197,8 +198,16 @@ void run_cases(const json& request, const std::string& dir,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
                labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
+  // Cases of several exercises in one replay: each exercise starts from the device state the
+  // program started with (initial_device_state.h), as it would in a process of its own.
+  std::optional<labkit::replay::InitialDeviceState> initial;
+  if (mode.run == labkit::RunMode::kReplay) initial.emplace(mode.image);
+  std::optional<std::string> previous_exercise;
   for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
+    const std::string exercise_text = c.value("exercise", std::string());
+    if (initial && previous_exercise && *previous_exercise != exercise_text) initial->Restore();
+    previous_exercise = exercise_text;
     const labkit::MatmulExercise* case_ex = &ex;
     ExerciseRef own;
     if (c.contains("exercise")) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 
+#include "initial_device_state.h"
 #include "labkit/cuda_check.cuh"
 #include "replay_executor.h"
 #ifndef __LABKIT_EMU__
@@ -141,6 +142,7 @@ class PlanReplay::Impl {
       case OpType::kFuncAttribute: {
         if (!Starts(image_.kernels, op.image))
           return "cudaFuncSetAttribute on something not a kernel";
+        KeepAttributeBeforeChange(ImageAddress(op.image), op.value);
         LABKIT_CUDA_CHECK(cudaFuncSetAttribute(ImageAddress(op.image),
                                                static_cast<cudaFuncAttribute>(op.value),
                                                static_cast<int>(op.attribute_value)));

@@ -253,11 +253,10 @@ std::string PlanKey(const HarnessOptions& options, const MatrixCase& c) {
   return key.str();
 }
 
+// The timed call is a call at the timed shape like any other: a case of that shape recorded
+// earlier (record_also) serves it.
 std::string TimingPlanKey(const HarnessOptions& options) {
-  const Shape& s = options.timing->shape;
-  std::ostringstream key;
-  key << "timing|" << options.exercise << '|' << s.m << 'x' << s.n << 'x' << s.k;
-  return key.str();
+  return PlanKey(options, MatrixCase{"timing", options.timing->shape, {}, {}, options.exercise});
 }
 
 // The plans for `cases` (and the timed case) from `recordings`, or nullopt when one is held by

@@ -65,6 +65,9 @@ std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
     if (!Traits(env.backend).counts_in_counting_build && r->ex->technique &&
         r->ex->technique->measured)
       shapes.push_back(CountedShape(*r->ex, r->run.id));
+    // The timed shape, which the speed item replays (speed_grader.cpp), where kernels are timed.
+    if (Traits(env.backend).times_kernels && env.spec.speed && env.spec.speed->exercise == r->run.id)
+      shapes.push_back({"timed", env.spec.speed->size, {}, {}, r->run.id});
   }
   return shapes;
 }
@@ -264,10 +267,13 @@ std::string HarnessExerciseId(const std::string& id, const ParamSet& params) {
 
 std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exercise>& exercises) {
   std::vector<MatmulRun> runs = PlanRuns(env, exercises);
-  // The default build runs each exercise in a process of its own: what one exercise's code leaves
-  // behind (a __constant__ it set, a static) must not make another pass. Every check after it
-  // may share processes, as a pass there needs this pass too.
-  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/false);
+  // Every build's replays share one process among the exercises where they can (each process
+  // start is a CUDA context, which queues behind the others' on a GPU shared by a class). The
+  // replay puts the student's __constant__/__device__ variables and kernel attributes back as the
+  // program started between exercises (common/harness/initial_device_state.h), so what one
+  // exercise's plan left there cannot make another pass; anything short of a pass is run again
+  // alone, which also words its message.
+  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/true);
   FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
   if (Traits(env.backend).races_by_thread_order)
     ThreadOrderStage(env, runs);

@@ -64,7 +64,7 @@ struct HarnessCall {
   std::string order;     // LABKIT_EMU_ORDER: "", "reverse", "random:SEED"
   std::string tool;      // compute-sanitizer's --tool, "" when none
   std::string build;     // the executable's file name: which flavour was asked for
-  std::string exercise;  // the request's exercise
+  std::string exercise;  // the request's exercise (on_case: the case's own, where it names one)
 };
 
 // What the script answers for one case of one call.
@@ -167,7 +167,10 @@ class ScriptedHarness : public ProcessRunner {
         std::ofstream(dir + id + ".plan") << "plan";
         continue;
       }
-      const CaseAnswer answer = on_case(call, id);
+      // A case of a combined run names its own exercise, as the harness reads it.
+      HarnessCall case_call = call;
+      if (c.contains("exercise")) case_call.exercise = c["exercise"];
+      const CaseAnswer answer = on_case(case_call, id);
       if (answer.emu_diagnostic.is_object()) {
         json diagnostic = answer.emu_diagnostic;
         diagnostic["case"] = id;

@@ -1,0 +1,97 @@
+#include "initial_device_state.h"
+
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "labkit/cuda_check.cuh"
+#include "replay_recorder.h"
+
+namespace labkit::replay {
+namespace {
+
+using AttributeKey = std::pair<const void*, int>;
+
+// Each (kernel, attribute) a plan changed, with its value before the first change.
+std::map<AttributeKey, int>& OriginalAttributes() {
+  static std::map<AttributeKey, int> originals;
+  return originals;
+}
+
+// The attribute's current value, where cudaFuncGetAttributes reports it.
+std::optional<int> CurrentAttribute(const void* kernel, int attribute) {
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::nullopt;
+  }
+  switch (static_cast<cudaFuncAttribute>(attribute)) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+      return a.maxDynamicSharedSizeBytes;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      return a.preferredShmemCarveout;
+#ifndef __LABKIT_EMU__  // the CPU backend accepts only the two above
+    case cudaFuncAttributeRequiredClusterWidth:
+      return a.requiredClusterWidth;
+    case cudaFuncAttributeRequiredClusterHeight:
+      return a.requiredClusterHeight;
+    case cudaFuncAttributeRequiredClusterDepth:
+      return a.requiredClusterDepth;
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+      return a.nonPortableClusterSizeAllowed;
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+      return a.clusterSchedulingPolicyPreference;
+#endif
+    default:
+      return std::nullopt;
+  }
+}
+
+bool ReadVariable(const void* symbol, std::vector<unsigned char>& bytes) {
+#ifdef __LABKIT_EMU__
+  const cudaError_t e = emu::detail::copy_from_symbol(bytes.data(), symbol, bytes.size(),
+                                                      bytes.size(), 0, cudaMemcpyDeviceToHost);
+#else
+  const cudaError_t e = cudaMemcpyFromSymbol(bytes.data(), symbol, bytes.size());
+#endif
+  if (e == cudaSuccess) return true;
+  (void)cudaGetLastError();  // not a device symbol: nothing sticky
+  return false;
+}
+
+void WriteVariable(const void* symbol, const std::vector<unsigned char>& bytes) {
+#ifdef __LABKIT_EMU__
+  LABKIT_CUDA_CHECK(emu::detail::copy_to_symbol(const_cast<void*>(symbol), bytes.size(),
+                                                bytes.data(), bytes.size(), 0,
+                                                cudaMemcpyHostToDevice));
+#else
+  LABKIT_CUDA_CHECK(cudaMemcpyToSymbol(symbol, bytes.data(), bytes.size()));
+#endif
+}
+
+}  // namespace
+
+InitialDeviceState::InitialDeviceState(const StudentImage& image) {
+  for (const ImageRange& range : image.variables) {
+    const void* symbol = ImageAddress(range.offset);
+    if (symbol == nullptr || range.size <= 0) continue;
+    Variable v{symbol, std::vector<unsigned char>(static_cast<std::size_t>(range.size))};
+    if (ReadVariable(symbol, v.bytes)) variables_.push_back(std::move(v));
+  }
+}
+
+void InitialDeviceState::Restore() const {
+  for (const Variable& v : variables_) WriteVariable(v.symbol, v.bytes);
+  for (const auto& [key, value] : OriginalAttributes())
+    LABKIT_CUDA_CHECK(
+        cudaFuncSetAttribute(key.first, static_cast<cudaFuncAttribute>(key.second), value));
+}
+
+void KeepAttributeBeforeChange(const void* kernel, int attribute) {
+  const AttributeKey key{kernel, attribute};
+  if (OriginalAttributes().count(key) > 0) return;
+  if (const std::optional<int> now = CurrentAttribute(kernel, attribute))
+    OriginalAttributes().emplace(key, *now);
+}
+
+}  // namespace labkit::replay

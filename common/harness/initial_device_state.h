@@ -1,0 +1,41 @@
+// The student's device state that outlives a replayed plan, as the program started: its
+// __constant__ and __device__ variables, and the kernel attributes plans change. labgrade replays
+// several exercises in one process (each process start is a CUDA context, and on a GPU shared by a
+// class those queue one behind another); putting this state back between exercises makes each
+// start as it would in a process of its own, so that a constant one exercise's plan set cannot
+// make another exercise pass.
+//
+// Not covered: a function-scope `static __device__` variable (no host symbol names it) and the
+// device heap of in-kernel malloc. Both are rare in these labs; a pass that needs either of them
+// left behind by another exercise is the only way this could differ from separate processes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "replay_executor.h"
+
+namespace labkit::replay {
+
+class InitialDeviceState {
+ public:
+  // Reads every variable of `image`; call before any plan has run. A variable the runtime does
+  // not know as a device symbol is skipped (it cannot be written by a plan either).
+  explicit InitialDeviceState(const StudentImage& image);
+
+  // Writes every variable back, and every kernel attribute a plan changed since the start.
+  void Restore() const;
+
+ private:
+  struct Variable {
+    const void* symbol = nullptr;
+    std::vector<unsigned char> bytes;
+  };
+  std::vector<Variable> variables_;
+};
+
+// Called by the replay before it changes `attribute` of `kernel`: the first call for a pair keeps
+// the value the program started with, for InitialDeviceState::Restore.
+void KeepAttributeBeforeChange(const void* kernel, int attribute);
+
+}  // namespace labkit::replay
