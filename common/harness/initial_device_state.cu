@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "labkit/cuda_check.cuh"
@@ -47,6 +48,20 @@ std::optional<int> CurrentAttribute(const void* kernel, int attribute) {
   }
 }
 
+std::set<const void*>& RegisteredVariables() {
+  static std::set<const void*> registered;
+  return registered;
+}
+
+bool IsDeviceVariable(const void* symbol) {
+#ifdef __LABKIT_EMU__
+  (void)symbol;
+  return true;
+#else
+  return RegisteredVariables().count(symbol) > 0;
+#endif
+}
+
 bool ReadVariable(const void* symbol, std::vector<unsigned char>& bytes) {
 #ifdef __LABKIT_EMU__
   const cudaError_t e = emu::detail::copy_from_symbol(bytes.data(), symbol, bytes.size(),
@@ -74,7 +89,7 @@ void WriteVariable(const void* symbol, const std::vector<unsigned char>& bytes) 
 InitialDeviceState::InitialDeviceState(const StudentImage& image) {
   for (const ImageRange& range : image.variables) {
     const void* symbol = ImageAddress(range.offset);
-    if (symbol == nullptr || range.size <= 0) continue;
+    if (symbol == nullptr || range.size <= 0 || !IsDeviceVariable(symbol)) continue;
     Variable v{symbol, std::vector<unsigned char>(static_cast<std::size_t>(range.size))};
     if (ReadVariable(symbol, v.bytes)) variables_.push_back(std::move(v));
   }
@@ -85,6 +100,10 @@ void InitialDeviceState::Restore() const {
   for (const auto& [key, value] : OriginalAttributes())
     LABKIT_CUDA_CHECK(
         cudaFuncSetAttribute(key.first, static_cast<cudaFuncAttribute>(key.second), value));
+}
+
+void NoteRegisteredVariable(const void* host_shadow) {
+  RegisteredVariables().insert(host_shadow);
 }
 
 void KeepAttributeBeforeChange(const void* kernel, int attribute) {

@@ -19,8 +19,8 @@ namespace labkit::replay {
 
 class InitialDeviceState {
  public:
-  // Reads every variable of `image`; call before any plan has run. A variable the runtime does
-  // not know as a device symbol is skipped (it cannot be written by a plan either).
+  // Reads every variable of `image` that is a device variable (on a GPU, one the program
+  // registered; the CPU backend's are plain memory); call before any plan has run.
   explicit InitialDeviceState(const StudentImage& image);
 
   // Writes every variable back, and every kernel attribute a plan changed since the start.
@@ -33,6 +33,11 @@ class InitialDeviceState {
   };
   std::vector<Variable> variables_;
 };
+
+// GPU backend: called for each variable the program registers with the CUDA runtime (the link
+// wrap of __cudaRegisterVar, registered_variables_gpu.cu). Only those are read there: asking the
+// runtime about any other address is an API error, which compute-sanitizer reports as a finding.
+void NoteRegisteredVariable(const void* host_shadow);
 
 // Called by the replay before it changes `attribute` of `kernel`: the first call for a pair keeps
 // the value the program started with, for InitialDeviceState::Restore.

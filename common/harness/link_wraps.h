@@ -58,7 +58,9 @@ inline constexpr const char* kGpuLinkWraps[] = {
     // Device memory, held to the budget (device_memory_wrap_gpu.cu); managed memory is also noted.
     "cudaMalloc", "cudaMallocAsync", "cudaMallocAsync_ptsz", "cudaMallocFromPoolAsync",
     "cudaMallocFromPoolAsync_ptsz", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
-    "cudaFree", "cudaFreeAsync", "cudaFreeAsync_ptsz"};
+    "cudaFree", "cudaFreeAsync", "cudaFreeAsync_ptsz",
+    // Device variables as the program registers them (registered_variables_gpu.cu).
+    "__cudaRegisterVar"};
 
 // CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp: copies, allocations,
 // memsets and kernel attributes).
