@@ -29,19 +29,12 @@ struct ProfiledLaunch {
   long long shared_store_instructions = 0;
 };
 
-// Holds, while it lives, the machine-wide lock that lets one ncu session count at a time (every
-// labgrade process of the machine takes it, a batch's jobs and concurrent test runs alike). Does
-// nothing when `needed` is false.
-class CounterSessionLock {
- public:
-  explicit CounterSessionLock(bool needed);
-  ~CounterSessionLock();
-  CounterSessionLock(const CounterSessionLock&) = delete;
-  CounterSessionLock& operator=(const CounterSessionLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
+// Where every ncu session of the machine keeps its lock files (Command::tool_lock_dir). ncu
+// serialises its own counting across processes through lock files under $TMPDIR; each sandbox
+// has a /tmp of its own, so the sessions are given this one folder instead (labgrade's /tmp, which
+// no sandbox sees otherwise). Without bubblewrap the sandbox cannot share it, and holds a
+// machine-wide lock around each whole ncu process instead.
+inline constexpr const char* kCounterLockDir = "/tmp/labkit-gpu-counters";
 
 // The words put before the harness's command line so that ncu counts every kernel launch and
 // writes the counts as CSV to `log_path`.

@@ -2,10 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
-#include <thread>
-
 namespace labkit {
 namespace {
 
@@ -102,22 +98,6 @@ TEST(GpuCounters, LaunchesGetTheCountsOfTheirOwnKernelInOrder) {
   EXPECT_FALSE(cases[0].launches[1].accesses.has_value());
   ASSERT_TRUE(cases[0].launches[2].accesses.has_value());
   EXPECT_EQ(cases[0].launches[2].accesses->global_load_bytes, 4LL * 128 * 256 * 256);
-}
-
-TEST(GpuCounters, CounterSessionsTakeTurns) {
-  std::atomic<int> inside{0};
-  std::atomic<bool> overlapped{false};
-  auto session = [&] {
-    const CounterSessionLock lock(true);
-    if (++inside > 1) overlapped = true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    --inside;
-  };
-  std::thread a(session), b(session), c(session);
-  a.join();
-  b.join();
-  c.join();
-  EXPECT_FALSE(overlapped.load());
 }
 
 TEST(GpuCounters, TheCommandCountsTheFourMetricsIntoTheLog) {

@@ -122,6 +122,7 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {
     cmd.argv = CounterCommandPrefix(FindCudaTool("ncu"), dir + "counters.csv");
+    cmd.tool_lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
   } else if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindCudaTool("compute-sanitizer"),
                 "--tool",
@@ -469,13 +470,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
-  {
-    // One GPU's counters serve one Nsight Compute session at a time; each sandbox has a /tmp of
-    // its own, where ncu's own lock would not be seen by the others.
-    const CounterSessionLock counters(options.gpu_counters);
-    run.process =
-        runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
-  }
+  run.process =
+      runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   ReadResponse(dir, run);
@@ -519,10 +515,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "cannot write the request: " + written.error();
     return run;
   }
-  {
-    const CounterSessionLock counters(options.gpu_counters);  // one ncu session at a time
-    run.process = runner.Run(HarnessCommand(executable, dir, options));
-  }
+  run.process = runner.Run(HarnessCommand(executable, dir, options));
   ReadResponse(dir, run);
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   ReadCounters(dir, options, run);

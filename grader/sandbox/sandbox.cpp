@@ -13,10 +13,12 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <thread>
 
+#include "file_lock.h"
 #include "process_memory.h"
 #include "sandbox_host.h"
 #include "sandbox_user.h"
@@ -441,8 +443,15 @@ Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const
   for (const std::string& device : policy_.devices)
     argv.insert(argv.end(), {"--dev-bind-try", device, device});
 
+  // The tool's lock files, shared with its other instances (Command::tool_lock_dir).
+  if (!command.tool_lock_dir.empty())
+    argv.insert(argv.end(), {"--bind", command.tool_lock_dir, command.tool_lock_dir});
   argv.push_back("--clearenv");
-  for (const auto& [key, value] : env) argv.insert(argv.end(), {"--setenv", key, value});
+  for (const auto& [key, value] : env)
+    argv.insert(argv.end(), {"--setenv", key,
+                             key == "TMPDIR" && !command.tool_lock_dir.empty()
+                                 ? command.tool_lock_dir
+                                 : value});
   const std::string cwd = !command.cwd.empty() ? Normal(command.cwd) : policy_.scratch_dir;
   if (!cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
   argv.push_back("--");
@@ -458,6 +467,13 @@ ProcessResult SandboxedProcessRunner::Run(const Command& command) {
   if (!writable.empty()) {
     std::error_code ec;
     fs::create_directories(writable + "/tmp", ec);
+  }
+  // Command::tool_lock_dir: shared where bubblewrap can show it, else whole runs take turns.
+  std::optional<ExclusiveFileLock> whole_run;
+  if (!command.tool_lock_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(command.tool_lock_dir, ec);
+    if (!bwrap_ok_) whole_run.emplace(command.tool_lock_dir + "/whole-run.lock");
   }
   const uid_t run_as = users_.ok ? NextSandboxId() : 0;
   // Only the command's own folder becomes its user's: the rest of the scratch folder (the builds,

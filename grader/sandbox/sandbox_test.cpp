@@ -15,6 +15,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace labkit {
 namespace {
@@ -170,6 +171,56 @@ TEST(Sandbox, NetworkIsBlocked) {
   EXPECT_FALSE(inside.Succeeded()) << inside.output;
   EXPECT_NE(inside.output.find("refused"), std::string::npos) << inside.output;
   close(server);
+}
+
+// Command::tool_lock_dir, with bubblewrap: every command that names the folder sees it, writable,
+// as its TMPDIR (where Nsight Compute keeps the lock files its instances take turns by).
+TEST(Sandbox, AToolLockFolderIsSharedAsTheCommandsTmpdir) {
+  Fixture f;
+  SystemProcessRunner system;
+  SandboxedProcessRunner runner(system, f.Policy());
+  REQUIRE_NAMESPACES(runner);
+  const std::string locks = f.root.path() + "/tool-locks";
+  Command first = Shell("echo $TMPDIR; echo one > $TMPDIR/lock");
+  first.tool_lock_dir = locks;
+  const ProcessResult r = runner.Run(first);
+  EXPECT_EQ(r.output, locks + "\n") << r.Describe();
+  Command second = Shell("cat " + locks + "/lock");
+  second.tool_lock_dir = locks;
+  EXPECT_EQ(runner.Run(second).output, "one\n");
+  // A command that does not name it neither sees it nor gets it as TMPDIR.
+  EXPECT_FALSE(runner.Run(Shell("cat " + locks + "/lock")).Succeeded());
+}
+
+// Without bubblewrap the folder cannot be shown to the sandboxes: such commands take turns
+// machine-wide, each whole run holding the lock.
+TEST(Sandbox, WithoutBubblewrapToolLockCommandsTakeTurns) {
+  Fixture f;
+  SandboxPolicy policy = f.Policy();
+  policy.bwrap = "/nonexistent/bwrap";
+  SystemProcessRunner system;
+  SandboxedProcessRunner runner(system, policy);
+  ASSERT_FALSE(runner.namespaces());
+  const std::string locks = f.root.path() + "/tool-locks";
+  const std::string log = f.scratch + "/turns.log";
+  auto turn = [&] {
+    Command cmd = Shell("echo in >> " + log + "; sleep 0.2; echo out >> " + log);
+    cmd.tool_lock_dir = locks;
+    EXPECT_TRUE(runner.Run(cmd).Succeeded());
+  };
+  std::thread a(turn), b(turn), c(turn);
+  a.join();
+  b.join();
+  c.join();
+  std::ifstream in(log);
+  std::string line, previous = "out";
+  int lines = 0;
+  while (std::getline(in, line)) {
+    EXPECT_NE(line, previous) << "two runs overlapped";
+    previous = line;
+    ++lines;
+  }
+  EXPECT_EQ(lines, 6);
 }
 
 TEST(Sandbox, WritableOnlyInTheScratchFolder) {
