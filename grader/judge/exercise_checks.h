@@ -17,6 +17,9 @@ namespace labkit {
 // limit. Each check adds its own options to these.
 HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay);
 
+// "16 x 16 x 16": a shape in running text.
+std::string SpacedShapeText(const Shape& s);
+
 // "case 16x16x16 (m x n x k)", or "dataset <name> (shape)", as messages name a case.
 std::string CaseName(const MatrixCase& c);
 

@@ -50,6 +50,10 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
   return options;
 }
 
+std::string SpacedShapeText(const Shape& s) {
+  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
+}
+
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
   if (d != std::string::npos)

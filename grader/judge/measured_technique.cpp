@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "exercise_checks.h"
 #include "resource_report.h"
 
 namespace labkit {
@@ -14,10 +15,6 @@ std::string Fixed1(double value) {
 }
 
 namespace {
-
-std::string SpacedShapeText(const Shape& s) {
-  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
-}
 
 struct KernelTotal {
   std::string name;  // unmangled

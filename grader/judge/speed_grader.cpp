@@ -1,6 +1,7 @@
 #include "speed_grader.h"
 
 #include "diagnostics_text.h"
+#include "exercise_checks.h"
 #include "inputs.h"
 #include "report_lines.h"
 #include "tolerance.h"
@@ -51,8 +52,10 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
     return "the timed run failed: " + TextField(*run.timing, "error") + " " +
            TextField(*run.timing, "detail");
   if (NumberField(*run.timing, "mismatched_reps", 0.0) > 0)
-    return "the output of a timed run differed from the kit's rows kernel on the same fresh inputs "
-           "(results kept from an earlier call, or work not finished when the function returns?)";
+    return "the output of a timed run differed from the kit's rows kernel on the same fresh inputs, "
+           "in the timed " + SpacedShapeText(timing.shape) +
+           " product, larger than any correctness case (a grid sized for smaller matrices, results "
+           "kept from an earlier call, or work not finished when the function returns?)";
   // Timed outputs are checked too, against the inputs of the *next* set (the harness swaps the
   // sets before its last run, so a result cached between calls shows up as wrong).
   const std::size_t sets = timing.A_sets.size();
