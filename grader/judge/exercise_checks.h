@@ -30,11 +30,12 @@ Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                      const std::vector<MatrixCase>& cases, ToleranceModel model, Flavour flavour,
                      const std::string& executable, std::size_t* failed_case = nullptr);
 
-// `technique.measured`: the one case, of the rule's shape, on which every launch's memory accesses
-// are counted (`run_id` names the exercise and its parameters); CountedShape without its inputs,
-// for a record run, which reads none.
+// `technique.measured`: the one case on which every launch's memory accesses are counted
+// (`run_id` names the exercise and its parameters), of a shape drawn from the seed near the
+// rule's (CountedShapeOf); CountedShape without its inputs, for a record run, which reads none.
+Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex);
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
-MatrixCase CountedShape(const Exercise& ex, const std::string& run_id);
+MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
 
 // The harness options of a counting run: counted by the emulator (CPU backend) or by Nsight
 // Compute (GPU), replayed.

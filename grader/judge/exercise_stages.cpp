@@ -64,7 +64,7 @@ std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
     // Counted in the default build itself (CountingBuildOf), not in a counting build of its own.
     if (!Traits(env.backend).counts_in_counting_build && r->ex->technique &&
         r->ex->technique->measured)
-      shapes.push_back(CountedShape(*r->ex, r->run.id));
+      shapes.push_back(CountedShape(env, *r->ex, r->run.id));
     // The timed shape, which the speed item replays (speed_grader.cpp), where kernels are timed.
     if (Traits(env.backend).times_kernels && env.spec.speed && env.spec.speed->exercise == r->run.id)
       shapes.push_back({"timed", env.spec.speed->size, {}, {}, r->run.id});

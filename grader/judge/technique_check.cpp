@@ -92,12 +92,43 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
 
 }  // namespace
 
-MatrixCase CountedShape(const Exercise& ex, const std::string& run_id) {
-  return {ex.id + "_counted", ex.technique->measured->shape, {}, {}, run_id};
+Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex) {
+  const Shape& published = ex.technique->measured->shape;
+  // From the seed, so that the function cannot know the counted shape and launch tiles for it
+  // alone (the rows kernel everywhere else): each side one more than lab.yaml's up to half as much
+  // again, never lab.yaml's own. n is even, so that tiles of 2 load exactly half of what the rows
+  // kernel loads; for an exercise whose shapes are all multiples of TILE, every side is one too.
+  // The counted case's values are checked as well, so the kernel counted is a correct product at
+  // a shape the function could not foresee.
+  const ShapeList* list = env.spec.FindShapes(ex.shapes);
+  const int64_t tile = env.spec.tile;
+  bool multiples_only = list != nullptr && tile > 0;
+  if (multiples_only)
+    for (const Shape& s : list->shapes)
+      multiples_only = multiples_only && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
+  const int64_t step = multiples_only ? tile : 1;
+  uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", "shape");
+  auto side = [&](int64_t base, int64_t multiple) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // an LCG step
+    const int64_t unit = std::max(step, multiple);
+    const int64_t low = (base / unit + 1) * unit;                  // above lab.yaml's side
+    const int64_t high = std::max(low, (base + base / 2) / unit * unit);
+    const uint64_t choices = static_cast<uint64_t>((high - low) / unit + 1);
+    return low + static_cast<int64_t>((state >> 33) % choices) * unit;
+  };
+  Shape s;
+  s.m = side(published.m, 1);
+  s.n = side(published.n, step % 2 == 0 ? step : 2 * step);
+  s.k = side(published.k, 1);
+  return s;
+}
+
+MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
+  return {ex.id + "_counted", CountedShapeOf(env, ex), {}, {}, run_id};
 }
 
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
-  MatrixCase c = CountedShape(ex, run_id);
+  MatrixCase c = CountedShape(env, ex, run_id);
   ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
   c.A = std::move(in.a);
   c.B = std::move(in.b);
@@ -183,6 +214,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   if (!failure.passed()) return TechniqueFinding(where + failure.message);
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
   if (!backend.counts_barriers) rule.executes_barrier.reset();
+  rule.shape = cases.front().shape;
   const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
   if (counted.empty()) return {};
   return TechniqueFinding(counted);
