@@ -123,25 +123,41 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
   return cmd;
 }
 
-std::vector<SymbolRefusal> SubmissionBuilder::CheckSymbols(const std::string& object,
-                                                           Backend backend) const {
+Result<std::string> SubmissionBuilder::Listing(const Command& tool, const std::string& file) const {
+  const ProcessResult r = runner_.Run(tool);
+  // No such tool (binutils is a dependency): nothing to check with. The link still catches clashes.
+  if (!r.started) return std::string();
+  // The object made the tool fail, time out or print more than is kept: the names or instructions
+  // it did not get to would go unchecked (a function name of a megabyte sorts first in nm's
+  // listing and pushes every call after it past the limit).
+  if (!r.Succeeded() || r.output_dropped > 0)
+    return MakeError(file + " cannot be checked: " + tool.argv.front() + "'s listing of it " +
+                     (r.Succeeded() ? "is longer than the grader reads (a name of enormous length?)"
+                                    : "failed (" + r.Describe() + ")") +
+                     ". Give your functions and variables names of ordinary length.");
+  return r.output;
+}
+
+Result<std::vector<SymbolRefusal>> SubmissionBuilder::CheckSymbols(const std::string& object,
+                                                                   const std::string& file,
+                                                                   Backend backend) const {
   Command nm;
   nm.argv = {"nm", "-g", object};
   nm.timeout_seconds = 30;
-  const ProcessResult r = runner_.Run(nm);
-  if (!r.Succeeded()) return {};  // no nm: nothing to check with (the link still catches clashes)
-  return RefusedSymbols(ParseNmListing(r.output), backend);
+  const auto listing = Listing(nm, file);
+  if (!listing) return MakeError(listing.error());
+  return RefusedSymbols(ParseNmListing(*listing), backend);
 }
 
-std::vector<InstructionRefusal> SubmissionBuilder::CheckInstructions(
-    const std::string& object) const {
+Result<std::vector<InstructionRefusal>> SubmissionBuilder::CheckInstructions(
+    const std::string& object, const std::string& file) const {
   Command objdump;
   objdump.argv = {"objdump", "-d", "-C", "--no-show-raw-insn", object};
   objdump.timeout_seconds = 30;
   objdump.output_limit = 64u << 20;
-  const ProcessResult r = runner_.Run(objdump);
-  if (!r.Succeeded()) return {};  // no objdump (binutils is a dependency): nothing to read with
-  return SystemCallInstructions(r.output);
+  const auto listing = Listing(objdump, file);
+  if (!listing) return MakeError(listing.error());
+  return SystemCallInstructions(*listing);
 }
 
 std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const {
@@ -203,15 +219,17 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       failed.timed_out = r.timed_out;
       return failed;
     }
-    // symbol_policy.h: only the library calls the labs need, and no library's names defined.
-    const std::vector<SymbolRefusal> refused =
-        check_symbols_ ? CheckSymbols(object, backend) : std::vector<SymbolRefusal>{};
-    if (!refused.empty()) return Failure("forbidden_symbol", RefusalMessage(file, refused));
-    // instruction_policy.h: no system call but through an allowed library function.
-    const std::vector<InstructionRefusal> instructions =
-        check_symbols_ ? CheckInstructions(object) : std::vector<InstructionRefusal>{};
-    if (!instructions.empty())
-      return Failure("forbidden_instruction", InstructionRefusalMessage(file, instructions));
+    if (check_symbols_) {
+      // symbol_policy.h: only the library calls the labs need, and no library's names defined.
+      const auto refused = CheckSymbols(object, file, backend);
+      if (!refused) return Failure("unchecked_object", refused.error());
+      if (!refused->empty()) return Failure("forbidden_symbol", RefusalMessage(file, *refused));
+      // instruction_policy.h: no system call but through an allowed library function.
+      const auto instructions = CheckInstructions(object, file);
+      if (!instructions) return Failure("unchecked_object", instructions.error());
+      if (!instructions->empty())
+        return Failure("forbidden_instruction", InstructionRefusalMessage(file, *instructions));
+    }
     objects.push_back(object);
   }
 

@@ -21,7 +21,8 @@ struct BuildOutcome {
   bool ok = false;
   // What failed: "missing_file", "unreadable_file" (a FIFO, a link, a directory, too large),
   // "shadowed_header" (a changed copy of the lab's frozen header in the folder), "compile",
-  // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself), "link",
+  // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself),
+  // "unchecked_object" (nm's or objdump's listing of it could not be read whole), "link",
   // "toolchain".
   std::string stage;
   std::string message;  // for the student: the compiler's own words, or ours
@@ -60,8 +61,13 @@ class SubmissionBuilder {
                                           Backend backend, Flavour flavour) const;
   std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
                                        const std::string& executable, Backend backend) const;
-  std::vector<SymbolRefusal> CheckSymbols(const std::string& object, Backend backend) const;
-  std::vector<InstructionRefusal> CheckInstructions(const std::string& object) const;
+  // What `tool` (nm, objdump) lists of the object of `file`: "" where the tool is missing, an
+  // error where the listing could not be read whole.
+  Result<std::string> Listing(const Command& tool, const std::string& file) const;
+  Result<std::vector<SymbolRefusal>> CheckSymbols(const std::string& object,
+                                                  const std::string& file, Backend backend) const;
+  Result<std::vector<InstructionRefusal>> CheckInstructions(const std::string& object,
+                                                            const std::string& file) const;
   // Why a file named like the lab's interface header in `src_dir` is refused, or "".
   std::string ShadowedHeader(const std::string& src_dir) const;
   std::string GpuArchFlag() const;

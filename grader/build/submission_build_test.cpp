@@ -19,15 +19,19 @@ class FakeRunner : public ProcessRunner {
   std::vector<Command> commands;
   int fail_at = -1;  // index of the command that fails
   std::string failure_output = "matmul.cu:3:1: error: expected ';'";
-  std::map<std::string, std::string> output_of;  // program (argv[0]) -> what it prints
+  std::map<std::string, std::string> output_of;   // program (argv[0]) -> what it prints
+  std::map<std::string, std::size_t> dropped_of;  // program -> bytes printed past the limit
+  std::string missing;                            // a program that is not installed
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
     ProcessResult r;
-    r.started = true;
+    r.started = command.argv.at(0) != missing;
     r.exit_code = static_cast<int>(commands.size()) - 1 == fail_at ? 1 : 0;
     if (r.exit_code != 0) r.output = failure_output;
     if (const auto it = output_of.find(command.argv.at(0)); it != output_of.end())
       r.output = it->second;
+    if (const auto it = dropped_of.find(command.argv.at(0)); it != dropped_of.end())
+      r.output_dropped = it->second;
     return r;
   }
 };
@@ -136,6 +140,43 @@ TEST(SubmissionBuild, ASystemCallInstructionIsRefused) {
   runner.output_of["objdump"] = "0000000000000000 <forge()>:\n   0:\tsyscall\n";
   ExpectRefused(BuildIn(f, runner), "forbidden_instruction",
                 "matmul.cu makes system calls itself (the syscall instruction in forge())");
+}
+
+// nm sorts by name, and a function name of a megabyte sorts before every lower-case one: a
+// listing cut at the output limit would leave fopen, _exit and the rest unchecked.
+TEST(SubmissionBuild, ASymbolListingCutAtTheOutputLimitIsRefused) {
+  Folders f;
+  FakeRunner runner;
+  runner.output_of["nm"] = "0000000000000000 T _Z1048576Aaaaaaaaaaaaaaaa";
+  runner.dropped_of["nm"] = 20;
+  ExpectRefused(BuildIn(f, runner), "unchecked_object",
+                "matmul.cu cannot be checked: nm's listing of it is longer than the grader reads");
+}
+
+TEST(SubmissionBuild, AnInstructionListingCutAtTheOutputLimitIsRefused) {
+  Folders f;
+  FakeRunner runner;
+  runner.dropped_of["objdump"] = 1;
+  ExpectRefused(BuildIn(f, runner), "unchecked_object",
+                "matmul.cu cannot be checked: objdump's listing of it is longer");
+}
+
+TEST(SubmissionBuild, AListingToolThatFailsOnTheObjectIsRefused) {
+  Folders f;
+  FakeRunner runner;
+  runner.fail_at = 1;  // the compile (0) succeeds, nm (1) fails
+  runner.failure_output = "nm: matmul.cu.o: file format not recognized";
+  ExpectRefused(BuildIn(f, runner), "unchecked_object",
+                "nm's listing of it failed (exit status 1)");
+}
+
+// Where binutils is missing there is nothing to check with; the build goes on (the link still
+// catches clashes with the kit's names).
+TEST(SubmissionBuild, AMissingListingToolChecksNothing) {
+  Folders f;
+  FakeRunner runner;
+  runner.missing = "nm";
+  EXPECT_NE(BuildIn(f, runner).stage, "unchecked_object");
 }
 
 // The linker keeps the first copy of an inline function or template instance: the harness's.

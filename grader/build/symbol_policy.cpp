@@ -43,6 +43,10 @@ constexpr const char* kSignals =
 constexpr const char* kEnvironment =
     "reading the environment lets a program tell which check is running, and a lab's result "
     "must not depend on that";
+constexpr const char* kBuildProbe =
+    "a weak reference to a hook of the grader's instrumented builds (the counting and "
+    "ThreadSanitizer builds, whose calls of it are ordinary references) only asks which build is "
+    "running, and a lab's result must not depend on that";
 constexpr const char* kHostVisibleMemory =
     "memory that both host code and kernels can reach lets the host compute what your kernels "
     "should; use cudaMalloc and cudaMemcpy";
@@ -424,6 +428,11 @@ std::optional<SymbolRefusal> JudgeReference(const ObjectSymbol& symbol, Backend 
   static const auto cpu_allowed = Compile(kCpuAllowed);
   static const auto cpu_refused = Compile(kCpuRefused);
   static const std::regex cuda_name("^(cuda|cu[A-Z]).*");
+  static const std::regex sanitizer_hook("^__(asan|tsan)_.*");
+  // Weak: null where no object defines it. The hooks are defined only in the builds instrumented
+  // for them, so `&__asan_load4_noabort != nullptr` would tell the counting build from the others.
+  if ((symbol.type == 'w' || symbol.type == 'v') && std::regex_match(symbol.name, sanitizer_hook))
+    return Refusal(symbol, kBuildProbe);
   const bool gpu = backend == Backend::kGpu;
   // On the CPU backend the runtime API is C++: judge `_Z10cudaMallocPPvm` as `cudaMalloc`.
   const std::string id = gpu ? symbol.name : Identifier(symbol.name);

@@ -37,6 +37,18 @@ TEST(SymbolPolicy, ParsesNmListings) {
   EXPECT_TRUE(symbols[3].defined());
 }
 
+// An instrumented build calls the sanitizer hooks (an ordinary reference); a weak reference to
+// one is null in every other build, and would tell the counting build from the graded one.
+TEST(SymbolPolicy, AWeakReferenceToASanitizerHookIsRefused) {
+  for (const Backend backend : {Backend::kCpu, Backend::kGpu}) {
+    EXPECT_NE(WhyRefused("__asan_load4_noabort", 'w', backend).find("which build is running"),
+              std::string::npos);
+    EXPECT_NE(WhyRefused("__tsan_init", 'v', backend), "");
+  }
+  EXPECT_EQ(WhyRefused("__asan_load4_noabort", 'U', Backend::kCpu), "");
+  EXPECT_EQ(WhyRefused("__gmon_start__", 'w', Backend::kCpu), "");
+}
+
 // What the reference solutions' objects refer to, as nvcc and emu-cxx made them (nm -g).
 TEST(SymbolPolicy, WhatTheSolutionsUseIsAllowed) {
   for (const char* name :
