@@ -22,6 +22,7 @@
 #include "query_harness.h"
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
+#include "student_call.h"
 
 // Labs without query exercises do not define lab_queries(); a lab's own definition wins.
 __attribute__((weak)) std::vector<labkit::QueryExercise> labkit::lab_queries() { return {}; }
@@ -136,9 +137,18 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
     std::optional<labkit::LaunchCapture> launches;
     if (list_launches) launches.emplace();
     labkit::NoteDiagnosticCase(c.at("id"));
-    ex.fn(params, values);
+    std::optional<std::string> thrown;
+    try {
+      ex.fn(params, values);
+    } catch (const labkit::StudentException& e) {
+      thrown = e.what();
+    }
     labkit::NoteDiagnosticCase("");
     json line = query_case_json(c.at("id"), values);
+    if (thrown) {
+      line["status"] = "student_exception";
+      line["detail"] = *thrown;
+    }
     if (launches) line["launches"] = launches_json(launches->take());
     out.line(line);
   }

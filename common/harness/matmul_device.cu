@@ -16,6 +16,7 @@
 #include "labkit/cuda_check.cuh"
 #include "labkit/device_buffer.cuh"
 #include "matmul_harness.h"
+#include "student_call.h"
 
 namespace labkit {
 namespace {
@@ -52,12 +53,14 @@ CaseOutcome finish_launch() {
 void call_exercise(const MatmulExercise& ex, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C,
                    const MatmulCase& c, std::vector<float>& host_C) {
   if (!ex.host_side) {
-    call_matmul(ex, A.data(), B.data(), C.data(), c.m, c.n, c.k, c.params);
+    call_student([&] { call_matmul(ex, A.data(), B.data(), C.data(), c.m, c.n, c.k, c.params); });
     return;
   }
   host_C.assign(C.size(), 0.0f);
   std::memset(host_C.data(), 0xFF, host_C.size() * sizeof(float));  // poisoned: NaN
-  call_matmul(ex, c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k, c.params);
+  call_student([&] {
+    call_matmul(ex, c.A->data(), c.B->data(), host_C.data(), c.m, c.n, c.k, c.params);
+  });
 }
 
 // The student's code gets the inputs as `const`; a kernel that writes them anyway (swapped
@@ -165,6 +168,8 @@ CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const Matmu
     return outcome;
   } catch (const CudaError& e) {
     return {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};
+  } catch (const StudentException& e) {
+    return {"student_exception", "", e.what(), {}};
   }
 }
 

@@ -169,6 +169,8 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
     return failed("cuda_error", "CUDA error " + r.error + " in " + name + ": " + r.detail + "." +
                                     CudaErrorHint(r.error));
   }
+  if (r.status == "student_exception")
+    return failed("student_exception", "in " + name + ", " + r.detail + ".");
   if (r.status == "guard_violation")
     return failed("guard_violation",
                   "in " + name + ", " + r.detail +

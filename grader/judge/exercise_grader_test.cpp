@@ -207,6 +207,21 @@ TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
   EXPECT_TRUE(Has(v.message, "--tsan names the two lines")) << v.message;
 }
 
+// An exception the student's function threw is the student's failure, on the case that threw it,
+// never the grader's own ("not graded").
+TEST_F(JudgeTest, AnExceptionFromTheStudentsFunctionFailsTheExercise) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "student_exception";
+    a.detail = "your function threw an exception (vector::_M_range_check)";
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "student_exception");
+  EXPECT_TRUE(Has(v.message, "in case 16x16x16 (m x n x k), your function threw")) << v.message;
+}
+
 TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
   harness_.on_case = [](const HarnessCall&, const std::string&) {
     CaseAnswer a;

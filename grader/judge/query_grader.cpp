@@ -140,6 +140,9 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
                           "the grader's report of the call" + params +
                               " (response.jsonl) is there twice: something in the submission "
                               "wrote to the grader's files."});
+    if (r.status == "student_exception")
+      return Verdict(ex, {GradeStatus::kFailed, "student_exception",
+                          "calling " + ex.function + params + ", " + r.detail + "."});
     if (r.status != "ok")
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});

@@ -5,6 +5,7 @@
 #include "first_kernels_lab.cuh"
 #include "matmul_harness.h"
 #include "query_harness.h"
+#include "student_call.h"
 
 namespace {
 
@@ -21,7 +22,8 @@ void max_width(const labkit::Params&, labkit::QueryValues& v) {
   const cudaError_t err = cudaGetDeviceProperties(&prop, 0);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   const int threads = prop.maxThreadsPerBlock;
-  v.compare("width", largest_one_block_width(), largest_square_side(threads));
+  v.compare("width", labkit::call_student([] { return largest_one_block_width(); }),
+            largest_square_side(threads));
   v.hint("width", threads,
          "that is the number of threads one block may hold; the width is the largest W with "
          "W x W threads within that limit");

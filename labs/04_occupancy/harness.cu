@@ -9,6 +9,7 @@
 #include "matmul_harness.h"
 #include "occupancy_lab.cuh"
 #include "query_harness.h"
+#include "student_call.h"
 
 namespace {
 
@@ -147,9 +148,13 @@ void occupancy(const Params& params, QueryValues& v) {
 
   const int warps = (threads + p.warpSize - 1) / p.warpSize;
   const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
-  v.compare("active_blocks",
-            max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn)), expected);
-  v.compare("occupancy", theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn)),
+  v.compare("active_blocks", labkit::call_student([&] {
+              return max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn));
+            }),
+            expected);
+  v.compare("occupancy", labkit::call_student([&] {
+              return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
+            }),
             static_cast<double>(expected * warps) / slots);
 
   const Limits l = limits_of(p, a, threads, dyn, 0);
@@ -218,7 +223,8 @@ void block_side(const Params& params, QueryValues& v) {
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   int power = 1, side = 1;
   while (power * 4 <= threads) power *= 4, side *= 2;
-  v.compare("block_side", choose_block_side(max_threads), side);
+  v.compare("block_side", labkit::call_student([&] { return choose_block_side(max_threads); }),
+            side);
   int root = 1;
   while ((root + 1) * (root + 1) <= threads) ++root;
   v.hint("block_side", root,
