@@ -1,0 +1,27 @@
+#include "sanitizer_end.h"
+
+#include <algorithm>
+
+namespace labkit {
+
+SanitizerEnd ClassifySanitizerEnd(const HarnessRun& run, int found_exit_code) {
+  const ProcessResult& p = run.process;
+  if (!p.started) return SanitizerEnd::kNotStarted;
+  const bool exited = !p.timed_out && p.signal == 0;
+  if (exited && p.exit_code == found_exit_code) return SanitizerEnd::kFound;
+  if (!run.harness_error.empty()) return SanitizerEnd::kHarnessError;
+  if (p.timed_out) return SanitizerEnd::kTimedOut;
+  const bool every_case_ran = std::all_of(run.cases.begin(), run.cases.end(), [](const CaseRun& c) {
+    return c.reported && c.status == "ok";
+  });
+  if (exited && p.exit_code == 0 && run.done && every_case_ran) return SanitizerEnd::kClean;
+  return SanitizerEnd::kIncomplete;
+}
+
+bool HarnessSpoke(const HarnessRun& run) {
+  return run.device.is_object() ||
+         std::any_of(run.cases.begin(), run.cases.end(),
+                     [](const CaseRun& c) { return c.reported; });
+}
+
+}  // namespace labkit
