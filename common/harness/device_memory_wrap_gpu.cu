@@ -3,8 +3,8 @@
 // student's and the harness's alike, is held to the device-memory budget the grader gives
 // (device_memory_budget.h). A refused allocation returns cudaErrorMemoryAllocation, as a full GPU
 // would, and says why once on stderr, for the student's own log; labgrade takes the refusal from
-// the harness's case line instead (harness_main.cpp), as the program can print anything. Arrays and mipmapped arrays (no matmul uses them) and the
-// driver API are not counted.
+// the harness's case line instead (harness_main.cpp), as the program can print anything. Arrays and
+// mipmapped arrays (no matmul uses them) and the driver API are not counted.
 #include <cuda_runtime.h>
 
 #include <cstdio>

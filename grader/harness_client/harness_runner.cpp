@@ -225,7 +225,8 @@ struct Recording {
   std::string dir;
   ProcessResult process;
   bool finished = false;  // the record harness reached its end
-  std::optional<MemoryRefusal> memory_refused;  // the device-memory budget's refusal there
+  // The device-memory budget's first refusal there, as the record harness reported it.
+  std::optional<MemoryRefusal> memory_refused;
   std::vector<json> diagnostics;
   // Every case the record run was asked for, by what its plan depends on (PlanKey), with the id
   // its plan file is named after.

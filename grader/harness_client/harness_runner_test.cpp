@@ -209,9 +209,9 @@ TEST(HarnessRunner, ReadsTheMemoryRefusalOfACase) {
   EXPECT_EQ(run.cases[0].memory_refused->limit_bytes, 3000);
   ASSERT_TRUE(run.cases[1].memory_refused.has_value());
   EXPECT_EQ(run.cases[1].memory_refused->bytes, 0);
-  EXPECT_FALSE(RunOnTwoCases(R"({"type": "case", "id": "c0", "status": "ok"})" "\n")
-                   .cases[0]
-                   .memory_refused.has_value());
+  const HarnessRun none = RunOnTwoCases(R"({"type": "case", "id": "c0", "status": "ok"})"
+                                        "\n");
+  EXPECT_FALSE(none.cases[0].memory_refused.has_value());
 }
 
 }  // namespace

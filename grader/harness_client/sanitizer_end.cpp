@@ -19,9 +19,8 @@ SanitizerEnd ClassifySanitizerEnd(const HarnessRun& run, int found_exit_code) {
 }
 
 bool HarnessSpoke(const HarnessRun& run) {
-  return run.device.is_object() ||
-         std::any_of(run.cases.begin(), run.cases.end(),
-                     [](const CaseRun& c) { return c.reported; });
+  return run.device.is_object() || std::any_of(run.cases.begin(), run.cases.end(),
+                                               [](const CaseRun& c) { return c.reported; });
 }
 
 }  // namespace labkit

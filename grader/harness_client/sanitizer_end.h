@@ -21,7 +21,7 @@ enum class SanitizerEnd {
   kNotStarted,    // the grader could not start the command
   kHarnessError,  // the harness's own set-up failed (an "error" line)
   kTimedOut,
-  kIncomplete,    // any other end: a signal, another status, no "done" line, a case not run
+  kIncomplete,  // any other end: a signal, another status, no "done" line, a case not run
 };
 
 // `found_exit_code`: the status the tool was told to end with when it finds something

@@ -194,12 +194,15 @@ TEST_F(JudgeTest, AFailedBuildIsACompileError) {
   EXPECT_EQ(v.message, "matmul.cu:3: error: expected ';'");
 }
 
+// Bits one ulp off when a block's threads run in reverse order: a race on the CPU backend.
+CaseAnswer UlpOffInReverseOrder(const HarnessCall& call, const std::string&) {
+  CaseAnswer a;
+  if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
+  return a;
+}
+
 TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
-  harness_.on_case = [](const HarnessCall& call, const std::string&) {
-    CaseAnswer a;
-    if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
-    return a;
-  };
+  harness_.on_case = UlpOffInReverseOrder;
   const ExerciseVerdict v = Grade(Backend::kCpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "thread_order");
@@ -279,8 +282,9 @@ TEST_F(JudgeTest, GpuBackendMemcheckFindingStandsWhenItsLogIsEmptiedOrRewritten)
 TEST_F(JudgeTest, GpuBackendALogAloneFindsNothing) {
   harness_.on_process = [](const HarnessCall&) {
     ProcessAnswer p;
-    p.sanitizer_log = "========= Invalid __global__ read of size 4 bytes\n"
-                      "========= ERROR SUMMARY: 1 error\n";
+    p.sanitizer_log =
+        "========= Invalid __global__ read of size 4 bytes\n"
+        "========= ERROR SUMMARY: 1 error\n";
     return p;
   };
   EXPECT_EQ(Grade(Backend::kGpu).status, GradeStatus::kPassed);
@@ -484,11 +488,7 @@ TEST_F(JudgeTest, TsanRunThatEndsEarlyIsNotAPass) {
 TEST_F(JudgeTest, TsanRunThatCannotBeJudgedLeavesTheThreadOrderFinding) {
   builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
   harness_.on_process = UnderTsan(TsanFound(""));
-  harness_.on_case = [](const HarnessCall& call, const std::string&) {
-    CaseAnswer a;
-    if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
-    return a;
-  };
+  harness_.on_case = UlpOffInReverseOrder;
   const ExerciseVerdict v = Grade(Backend::kCpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "thread_order");

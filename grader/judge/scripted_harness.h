@@ -63,9 +63,10 @@ struct HarnessCall {
   std::string mode;      // "", "--record" or "--replay"
   std::string order;     // LABKIT_EMU_ORDER: "", "reverse", "random:SEED"
   std::string tool;      // compute-sanitizer's --tool, "" when none
-  bool thread_sanitizer = false;  // run with TSAN_OPTIONS (the --tsan check)
   std::string build;     // the executable's file name: which flavour was asked for
   std::string exercise;  // the request's exercise
+  // Run with TSAN_OPTIONS (the --tsan check).
+  bool thread_sanitizer = false;
 };
 
 // What the script answers for one case of one call.
@@ -106,8 +107,8 @@ struct ProcessAnswer {
   bool starts = true;
   bool timed_out = false;
   int signal = 0;
-  bool done = true;           // the "done" line
-  bool device_line = true;    // the harness's first line, written before any case
+  bool done = true;         // the "done" line
+  bool device_line = true;  // the harness's first line, written before any case
   // compute-sanitizer's log under --tool, ThreadSanitizer's (tsan.<pid>) under TSAN_OPTIONS
   std::string sanitizer_log;
   int exit_code = 0;   // when it neither timed out nor took a signal
@@ -156,7 +157,7 @@ class ScriptedHarness : public ProcessRunner {
     if (!process.starts) return result;
     const std::string dir = command.cwd + "/";
     std::ofstream out(command.argv.at(request + 1));
-    if (process.device_line) out << R"({"type": "device", "name": "scripted"})" << "\n";
+    if (process.device_line) out << json({{"type", "device"}, {"name", "scripted"}}).dump() << "\n";
     for (const json& c : req.at("cases")) {
       const std::string id = c.at("id");
       if (c.contains("params")) {
