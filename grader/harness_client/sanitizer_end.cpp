@@ -6,7 +6,10 @@ namespace labkit {
 
 SanitizerEnd ClassifySanitizerEnd(const HarnessRun& run, int found_exit_code) {
   const ProcessResult& p = run.process;
-  if (!p.started) return SanitizerEnd::kNotStarted;
+  // A replay that never started because its record run ended before recording anything (a static
+  // initialiser that leaves under this build only) is the program's doing, not the grader's.
+  if (!p.started)
+    return run.record_process.started ? SanitizerEnd::kIncomplete : SanitizerEnd::kNotStarted;
   const bool exited = !p.timed_out && p.signal == 0;
   if (exited && p.exit_code == found_exit_code) return SanitizerEnd::kFound;
   if (!run.harness_error.empty()) return SanitizerEnd::kHarnessError;

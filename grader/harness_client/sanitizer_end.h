@@ -18,7 +18,7 @@ namespace labkit {
 enum class SanitizerEnd {
   kClean,         // status 0, the harness reached its end and every case ran ("ok")
   kFound,         // the tool's exit status says it found something (its log may say what)
-  kNotStarted,    // the grader could not start the command
+  kNotStarted,    // the grader could not start the command (nor, for a replay, its record run)
   kHarnessError,  // the harness's own set-up failed (an "error" line)
   kTimedOut,
   kIncomplete,  // any other end: a signal, another status, no "done" line, a case not run

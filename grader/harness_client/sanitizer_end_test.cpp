@@ -62,6 +62,13 @@ TEST(SanitizerEnd, EndingTheRunEarlyIsNeverClean) {
   other_status.process.exit_code = 1;
   EXPECT_EQ(ClassifySanitizerEnd(other_status, kFound), SanitizerEnd::kIncomplete);
 
+  // Under this build only, the record run left before recording a case: no replay was started.
+  HarnessRun never_recorded;
+  never_recorded.record_process.started = true;
+  never_recorded.record_process.exit_code = 0;
+  never_recorded.cases = {{"a", true, "not_recorded"}};
+  EXPECT_EQ(ClassifySanitizerEnd(never_recorded, kFound), SanitizerEnd::kIncomplete);
+
   HarnessRun timed_out = CleanRun();
   timed_out.process.timed_out = true;
   timed_out.process.exit_code = -1;

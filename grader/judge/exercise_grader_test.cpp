@@ -484,6 +484,22 @@ TEST_F(JudgeTest, TsanRunThatEndsEarlyIsNotAPass) {
   EXPECT_EQ(Grade(Backend::kCpu).cause, "sanitizer_incomplete");
 }
 
+// The TSan build's record run leaving before its first case (a static initialiser that calls
+// exit(0) under __SANITIZE_THREAD__): no replay starts, which is the program's doing, not a check
+// the grader could not start. (A test of its own: recordings are kept per program.)
+TEST_F(JudgeTest, TsanBuildThatLeavesBeforeItsRecordIsNotAPass) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    if (call.build == "tsan" && call.mode == "--record") p.done = p.records = false;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "sanitizer_incomplete");
+  EXPECT_TRUE(Has(v.message, "did not finish (exit status 0)")) << v.message;
+}
+
 // A result that changes with the thread order is the student's failure whatever TSan's run did.
 TEST_F(JudgeTest, TsanRunThatCannotBeJudgedLeavesTheThreadOrderFinding) {
   builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");

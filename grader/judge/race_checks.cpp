@@ -71,6 +71,11 @@ Finding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Matrix
   return {};
 }
 
+// The first lines of a sanitizer's log, for a person to read after a message; "" when empty.
+std::string LogExcerpt(const std::string& log) {
+  return log.empty() ? "" : " Its log begins:\n" + log.substr(0, 1500);
+}
+
 // A sanitizer's run that ended neither clean nor with a finding: nothing was cleared, so it is no
 // pass; and as the kit cannot tell its tool failing from the program ending the run on purpose,
 // it is not graded rather than a zero (a person looks). `tool` names the check in the message.
@@ -78,10 +83,12 @@ Finding IncompleteSanitizerRun(const HarnessRun& run, SanitizerEnd end, const st
   if (end == SanitizerEnd::kHarnessError)
     return {GradeStatus::kGraderError, "harness_failed",
             "the grader's harness failed on its own under " + tool + ": " + run.harness_error};
+  // A replay that never started: its record run is what ended early.
+  const ProcessResult& ended = run.process.started ? run.process : run.record_process;
   return {GradeStatus::kGraderError, "sanitizer_incomplete",
-          "the run under " + tool + " did not finish (" + run.process.Describe() +
-              "), so it neither found nor cleared anything; not graded. Its log, if any:\n" +
-              run.sanitizer_log.substr(0, 1500)};
+          "the run under " + tool + " did not finish (" + ended.Describe() +
+              "), so it neither found nor cleared anything; not graded." +
+              LogExcerpt(run.sanitizer_log)};
 }
 
 // CPU backend, --tsan: the ThreadSanitizer build on the small cases; passed when it found no
@@ -124,9 +131,8 @@ Finding ThreadSanitizerFinding(GradeEnv& env, const Exercise& ex,
   return {GradeStatus::kGraderError, "sanitizer_unreadable",
           "ThreadSanitizer ended the program with its status for a finding (" +
               run.process.Describe() +
-              ") but left no data-race report the grader could read; not graded. Its log, if "
-              "any:\n" +
-              run.sanitizer_log.substr(0, 1500)};
+              ") but left no data-race report the grader could read; not graded." +
+              LogExcerpt(run.sanitizer_log)};
 }
 
 }  // namespace

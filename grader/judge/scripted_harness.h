@@ -109,6 +109,7 @@ struct ProcessAnswer {
   int signal = 0;
   bool done = true;         // the "done" line
   bool device_line = true;  // the harness's first line, written before any case
+  bool records = true;      // a record run writes its plans (false: it left before any case)
   // compute-sanitizer's log under --tool, ThreadSanitizer's (tsan.<pid>) under TSAN_OPTIONS
   std::string sanitizer_log;
   int exit_code = 0;   // when it neither timed out nor took a signal
@@ -174,7 +175,7 @@ class ScriptedHarness : public ProcessRunner {
         continue;
       }
       if (call.mode == "--record") {
-        std::ofstream(dir + id + ".plan") << "plan";
+        if (process.records) std::ofstream(dir + id + ".plan") << "plan";
         continue;
       }
       const CaseAnswer answer = on_case(call, id);
