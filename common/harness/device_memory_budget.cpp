@@ -12,10 +12,10 @@ std::size_t DeviceMemoryBudget::LimitFromEnvironment() {
   return end != nullptr && *end == '\0' ? static_cast<std::size_t>(value) : 0;
 }
 
-bool DeviceMemoryBudget::Admit(std::size_t bytes) {
+bool DeviceMemoryBudget::Admit(std::size_t bytes, const char* call) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (limit_ == 0 || (bytes <= limit_ && in_use_ <= limit_ - bytes)) return true;
-  ++refusals_;
+  if (++refusals_ == 1) first_refusal_ = Refusal{call, bytes, in_use_, limit_};
   return false;
 }
 
@@ -46,6 +46,11 @@ std::size_t DeviceMemoryBudget::in_use() const {
 int DeviceMemoryBudget::refusals() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return refusals_;
+}
+
+std::optional<DeviceMemoryBudget::Refusal> DeviceMemoryBudget::first_refusal() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return first_refusal_;
 }
 
 std::string DeviceMemoryBudget::RefusalNote(const char* call, std::size_t bytes) const {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -21,8 +22,18 @@ class DeviceMemoryBudget {
   // Reads $LABKIT_DEVICE_MEMORY_LIMIT; no limit where it is unset, empty, zero or not a number.
   static std::size_t LimitFromEnvironment();
 
-  // Whether `bytes` more fit under the limit (always, when there is none). A refusal is counted.
-  bool Admit(std::size_t bytes);
+  // The first allocation refused, as the harness reports it to labgrade on its own channel (the
+  // case line), so that the grader's message never rests on what the process printed.
+  struct Refusal {
+    std::string call;
+    std::size_t bytes = 0;
+    std::size_t in_use = 0;  // what the process held then
+    std::size_t limit = 0;
+  };
+
+  // Whether `bytes` more fit under the limit (always, when there is none). A refusal is counted,
+  // and the first one kept, under the name of the `call` that asked.
+  bool Admit(std::size_t bytes, const char* call = "an allocation");
   // An allocation the runtime made after Admit said yes.
   void Allocated(const void* ptr, std::size_t bytes);
   // A pointer given to a free call; one this budget never saw is ignored.
@@ -31,6 +42,7 @@ class DeviceMemoryBudget {
   std::size_t in_use() const;
   std::size_t limit() const { return limit_; }
   int refusals() const;
+  std::optional<Refusal> first_refusal() const;
   // The line a refusal prints once to stderr, for the student's log.
   std::string RefusalNote(const char* call, std::size_t bytes) const;
 
@@ -40,6 +52,7 @@ class DeviceMemoryBudget {
   std::unordered_map<const void*, std::size_t> live_;
   std::size_t in_use_ = 0;
   int refusals_ = 0;
+  std::optional<Refusal> first_refusal_;
 };
 
 // The process's budget (LimitFromEnvironment(), read once).

@@ -2,8 +2,9 @@
 // functions (kGpuLinkWraps in link_wraps.h), so that every allocation of the process, the
 // student's and the harness's alike, is held to the device-memory budget the grader gives
 // (device_memory_budget.h). A refused allocation returns cudaErrorMemoryAllocation, as a full GPU
-// would, and says why once on stderr. Arrays and mipmapped arrays (no matmul uses them) and the
-// driver API are not counted.
+// would, and says why once on stderr, for the student's own log; labgrade takes the refusal from
+// the harness's case line instead (harness_main.cpp), as the program can print anything. Arrays and
+// mipmapped arrays (no matmul uses them) and the driver API are not counted.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -17,7 +18,7 @@ namespace {
 // Asks the budget for `bytes`; on a refusal prints the note (the first time) and returns false.
 bool Admit(const char* call, std::size_t bytes) {
   labkit::DeviceMemoryBudget& budget = labkit::ProcessDeviceMemoryBudget();
-  if (budget.Admit(bytes)) return true;
+  if (budget.Admit(bytes, call)) return true;
   if (budget.refusals() == 1) std::fputs(budget.RefusalNote(call, bytes).c_str(), stderr);
   return false;
 }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "device_line.h"
+#include "device_memory_budget.h"
 #include "diagnostic_case.h"
 #include "initial_device_state.h"
 #include "matmul_harness.h"
@@ -52,6 +53,19 @@ class ResponseWriter {
  private:
   std::FILE* file_;
 };
+
+// The device-memory budget's first refusal (device_memory_budget.h), on the first line written
+// after it: labgrade words its note from these numbers, never from what the process printed.
+void note_memory_refusal(json& line) {
+  static bool noted = false;
+  const auto refusal = labkit::ProcessDeviceMemoryBudget().first_refusal();
+  if (noted || !refusal) return;
+  noted = true;
+  line["device_memory_refused"] = {{"call", refusal->call},
+                                   {"bytes", refusal->bytes},
+                                   {"in_use_bytes", refusal->in_use},
+                                   {"limit_bytes", refusal->limit}};
+}
 
 json launches_json(const std::vector<labkit::LaunchRecord>& records) {
   json launches = json::array();
@@ -268,6 +282,7 @@ void run_cases(const json& request, const std::string& dir,
     json line = outcome_json(outcome);
     line["type"] = "case";
     line["id"] = id;
+    note_memory_refusal(line);
     out.line(line);
     launched.insert(launched.end(), outcome.launches.begin(), outcome.launches.end());
   }
@@ -297,6 +312,7 @@ void record_timing(const json& t, const labkit::MatmulExercise& ex, const labkit
     throw std::runtime_error("cannot write " + plan_path);
   json line = outcome_json(outcome);
   line["type"] = "timing";
+  note_memory_refusal(line);
   out.line(line);
 }
 

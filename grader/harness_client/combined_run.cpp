@@ -32,6 +32,7 @@ std::vector<HarnessRun> RunCombined(ProcessRunner& runner, const std::string& ex
     part.process = shared.process;
     part.record_process = shared.record_process;
     part.record_finished = shared.record_finished;
+    part.record_memory_refused = shared.record_memory_refused;
     part.counted = shared.counted;
     part.counter_log = shared.counter_log;
     part.done = shared.done;

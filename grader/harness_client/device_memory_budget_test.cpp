@@ -66,5 +66,23 @@ TEST(DeviceMemoryBudget, TheRefusalNoteSaysWhatWasAskedAndWhatIsHeld) {
             "of device memory and may hold 2048 MiB]\n");
 }
 
+// The harness reports the first refusal on its case line (harness_main.cpp), from which labgrade
+// words its note: the numbers must be those of the moment it was refused.
+TEST(DeviceMemoryBudget, KeepsTheFirstRefusalAsItWas) {
+  DeviceMemoryBudget budget(100);
+  EXPECT_FALSE(budget.first_refusal().has_value());
+  budget.Allocated(&a, 70);
+  EXPECT_FALSE(budget.Admit(40, "cudaMallocPitch"));
+  budget.Freed(&a);
+  EXPECT_FALSE(budget.Admit(200, "cudaMalloc"));  // a second refusal leaves the first as it was
+  const auto first = budget.first_refusal();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->call, "cudaMallocPitch");
+  EXPECT_EQ(first->bytes, 40u);
+  EXPECT_EQ(first->in_use, 70u);
+  EXPECT_EQ(first->limit, 100u);
+  EXPECT_EQ(budget.refusals(), 2);
+}
+
 }  // namespace
 }  // namespace labkit

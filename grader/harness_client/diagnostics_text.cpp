@@ -175,6 +175,25 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
          kept + "Usual cause: " + cause;
 }
 
+std::string SanitizerFindingText(const std::string& log, const std::string& tool) {
+  if (std::string summary = SummariseSanitizerLog(log, tool); !summary.empty()) return summary;
+  if (tool == "racecheck")
+    return "a race in shared memory: compute-sanitizer racecheck found a hazard (its exit status "
+           "says so), but its report is missing or unreadable. Usual cause: a missing "
+           "__syncthreads() after loading a tile, or before overwriting it.";
+  return "compute-sanitizer " + tool +
+         " found errors (its exit status says so), but its report is missing or unreadable. "
+         "Usual cause: an index outside A, B or C (a missing bounds check).";
+}
+
+std::string MemoryRefusalText(const MemoryRefusal& r) {
+  const long long mib = 1LL << 20;
+  return "labkit: " + (r.call.empty() ? std::string("an allocation") : r.call) + " of " +
+         std::to_string(r.bytes) + " bytes refused: this program already holds " +
+         std::to_string(r.in_use_bytes / mib) + " MiB of device memory and may hold " +
+         std::to_string(r.limit_bytes / mib) + " MiB";
+}
+
 std::string DescribeDeath(const ProcessResult& p) {
   if (!p.started) return "the harness could not be started: " + p.start_error;
   // The sandbox says when its memory limit stopped the program (the output could be forged).

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness_runner.h"
 #include "lab_spec.h"
 #include "process.h"
 
@@ -25,6 +26,15 @@ std::string MatricesOfSize(long long bytes, const Shape& shape, bool write);
 // The errors compute-sanitizer found, or "" when it found none. Keeps the tool's own lines
 // (kernel, source line, thread, block, address) and adds the usual cause.
 std::string SummariseSanitizerLog(const std::string& log, const std::string& tool);
+
+// What compute-sanitizer `tool` found, for a run whose exit status says it found something: the
+// log's summary, or, where the log says nothing (the program can rewrite it), what its status
+// means and the usual cause. Never "".
+std::string SanitizerFindingText(const std::string& log, const std::string& tool);
+
+// The device-memory budget's refusal, for the note after a failure: "labkit: cudaMalloc of ...
+// bytes refused: this program already holds ... MiB of device memory and may hold ... MiB".
+std::string MemoryRefusalText(const MemoryRefusal& refusal);
 
 // A harness that died: why, in words ("it crashed with a segmentation fault (signal 11)").
 std::string DescribeDeath(const ProcessResult& process);

@@ -132,7 +132,7 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
                 "--print-limit",
                 "10",
                 "--error-exitcode",
-                std::to_string(kEmuFaultExitCode)};
+                std::to_string(kComputeSanitizerFoundExitCode)};
     if (options.sanitizer_tool == "racecheck") {
       cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
     }
@@ -147,7 +147,13 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   if (options.thread_sanitizer) {
     // One OS thread: blocks run one after another, so every report is between threads of a block.
     cmd.env["LABKIT_EMU_THREADS"] = "1";
-    cmd.env["TSAN_OPTIONS"] = "log_path=" + dir + "tsan exitcode=0 report_signal_unsafe=0";
+    // TSan runs inside the student's process, and the harness leaves with _Exit, past the atexit
+    // handler where TSan would set its exit status. So TSan ends the process itself at its first
+    // report, with a status of its own (Die(), a raw exit that no handler of the program's runs
+    // before): that status, not the log, says a race was found.
+    cmd.env["TSAN_OPTIONS"] = "log_path=" + dir + "tsan halt_on_error=1 exitcode=" +
+                              std::to_string(kThreadSanitizerFoundExitCode) +
+                              " report_signal_unsafe=0";
   }
   return cmd;
 }
@@ -187,6 +193,17 @@ LaunchInfo ParseLaunch(const json& l) {
   return info;
 }
 
+std::optional<MemoryRefusal> ParseMemoryRefusal(const json& line) {
+  const auto it = line.find("device_memory_refused");
+  if (it == line.end() || !it->is_object()) return std::nullopt;
+  MemoryRefusal refusal;
+  refusal.call = TextField(*it, "call");
+  refusal.bytes = IntegerField(*it, "bytes", 0);
+  refusal.in_use_bytes = IntegerField(*it, "in_use_bytes", 0);
+  refusal.limit_bytes = IntegerField(*it, "limit_bytes", 0);
+  return refusal;
+}
+
 namespace {
 
 // The line comes from a process the student's code ran in: a field of the wrong type reads as
@@ -209,6 +226,8 @@ struct Recording {
   std::string dir;
   ProcessResult process;
   bool finished = false;  // the record harness reached its end
+  // The device-memory budget's first refusal there, as the record harness reported it.
+  std::optional<MemoryRefusal> memory_refused;
   std::vector<json> diagnostics;
   // Every case the record run was asked for, by what its plan depends on (PlanKey), with the id
   // its plan file is named after.
@@ -308,6 +327,7 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
   found.record.dir = speaker->dir;
   found.record.process = speaker->process;
   found.record.finished = speaker->finished;
+  found.record.memory_refused = speaker->memory_refused;
   for (const json& d : speaker->diagnostics)
     if (TextField(d, "case").empty()) found.record.diagnostics.push_back(d);
   return found;
@@ -349,8 +369,10 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
   else
     recording.process = runner.Run(HarnessCommand(executable, recording.dir, record, "--record"));
   recording.diagnostics = ReadJsonObjectLines(recording.dir + "emu_report.jsonl");
-  for (const json& line : ReadJsonObjectLines(recording.dir + "response.jsonl"))
+  for (const json& line : ReadJsonObjectLines(recording.dir + "response.jsonl")) {
     recording.finished = recording.finished || TextField(line, "type") == "done";
+    if (!recording.memory_refused) recording.memory_refused = ParseMemoryRefusal(line);
+  }
   // The cases it got to; the others are reported as not recorded, with this record's end.
   std::optional<RecordedPlans> found = FindPlans({recording}, options, cases, true);
   // A record the grader could not start is its own fault: the next check tries again.
@@ -408,6 +430,7 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
           for (const json& t : line["transfers"])
             if (t.is_object()) r.transfers.push_back(ParseTransfer(t));
         if (line.contains("values") && line["values"].is_object()) r.values = line["values"];
+        r.memory_refused = ParseMemoryRefusal(line);
       }
     }
   }
@@ -456,6 +479,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     recorded = Record(runner, executable, dir, options, cases);
     run.record_process = recorded->record.process;
     run.record_finished = recorded->record.finished;
+    run.record_memory_refused = recorded->record.memory_refused;
     if (recorded->sources.empty() && !recorded->record.finished) {
       // The function never got through a case (it crashed or hung on the first): nothing to
       // replay, and the replay would only meet the same static initialisers again.

@@ -91,6 +91,15 @@ struct TransferInfo {
   long long bytes = 0;
 };
 
+// The harness's device-memory budget refused an allocation (common/harness/device_memory_budget.h):
+// what was asked for and what the process held, as the harness reported them on its case line.
+struct MemoryRefusal {
+  std::string call;  // cudaMalloc, cudaMallocPitch...
+  long long bytes = 0;
+  long long in_use_bytes = 0;
+  long long limit_bytes = 0;
+};
+
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
@@ -103,18 +112,24 @@ struct CaseRun {
   std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
   nlohmann::json values;  // a query's answers, {"name": {"student", "expected", "hints"}}; else null
+  // The process's first refusal of device memory, on the line of the case it happened in (or the
+  // first one after it).
+  std::optional<MemoryRefusal> memory_refused;
 };
 
 struct HarnessRun {
   ProcessResult process;
   ProcessResult record_process;  // with HarnessOptions::replay: the run of the function itself
   bool record_finished = false;  // ... which reached its end
+  std::optional<MemoryRefusal> record_memory_refused;  // ... and the budget's refusal there
   bool done = false;         // the harness reached its end
   std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
   nlohmann::json device;     // the "device" line
   std::vector<CaseRun> cases;
   std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
-  std::string sanitizer_log;             // compute-sanitizer's or ThreadSanitizer's own report
+  // compute-sanitizer's or ThreadSanitizer's own report. It lies where the program can write, so
+  // it only words a finding; whether there is one is the tool's exit status (sanitizer_end.h).
+  std::string sanitizer_log;
   std::optional<nlohmann::json> timing;  // the "timing" line
   std::vector<std::vector<float>> timing_outputs;
   std::vector<nlohmann::json> occupancy;  // "occupancy" lines, with occupancy_probe
@@ -131,6 +146,10 @@ std::string FindCudaTool(const std::string& name);
 // field of the wrong type reads as unknown.
 LaunchInfo ParseLaunch(const nlohmann::json& launch);
 
+// The budget's refusal a harness line reports ("device_memory_refused"), if any; a field of the
+// wrong type reads as 0 or "".
+std::optional<MemoryRefusal> ParseMemoryRefusal(const nlohmann::json& line);
+
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases);
@@ -145,5 +164,12 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
 
 // The exit status with which the CPU backend ends a process after a fatal memory fault.
 constexpr int kEmuFaultExitCode = 86;
+
+// The exit statuses the sanitizers are told to end with when they find something
+// (compute-sanitizer's --error-exitcode, ThreadSanitizer's exitcode): the verdict's evidence, as
+// the program cannot change the tool's status without ending the run early (sanitizer_end.h).
+// Neither is a status the harness itself ends with.
+constexpr int kComputeSanitizerFoundExitCode = 87;
+constexpr int kThreadSanitizerFoundExitCode = 88;
 
 }  // namespace labkit

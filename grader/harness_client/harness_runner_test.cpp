@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -150,6 +151,67 @@ TEST(HarnessRunner, GivesTheHarnessItsDeviceMemoryBudget) {
   RunHarness(harness, "harness", dir, options, {});
   EXPECT_EQ(harness.last.env.count("LABKIT_DEVICE_MEMORY_LIMIT"), 0u);
   std::filesystem::remove_all(dir);
+}
+
+// Keeps the command it was given and runs nothing.
+class CommandKeeper : public ProcessRunner {
+ public:
+  Command last;
+  ProcessResult Run(const Command& command) override {
+    last = command;
+    ProcessResult r;
+    r.started = true;
+    return r;
+  }
+};
+
+// The sanitizers' exit statuses are the evidence of a finding (sanitizer_end.h): each tool is
+// told the kit's own, and TSan to stop at its first report, since the harness leaves by _Exit,
+// past the handler where TSan would otherwise set its status.
+TEST(HarnessRunner, TellsEachSanitizerTheStatusThatSaysItFoundSomething) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_sanitizers_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  CommandKeeper runner;
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  options.sanitizer_tool = "racecheck";
+  RunHarness(runner, "harness", dir, options, {});
+  const std::vector<std::string>& argv = runner.last.argv;
+  const auto status = std::find(argv.begin(), argv.end(), "--error-exitcode");
+  ASSERT_NE(status, argv.end());
+  ASSERT_NE(status + 1, argv.end());
+  EXPECT_EQ(*(status + 1), std::to_string(kComputeSanitizerFoundExitCode));
+
+  options.sanitizer_tool.clear();
+  options.thread_sanitizer = true;
+  RunHarness(runner, "harness", dir, options, {});
+  const std::string tsan = runner.last.env.at("TSAN_OPTIONS");
+  EXPECT_NE(tsan.find("halt_on_error=1"), std::string::npos) << tsan;
+  EXPECT_NE(tsan.find("exitcode=" + std::to_string(kThreadSanitizerFoundExitCode)),
+            std::string::npos)
+      << tsan;
+  std::filesystem::remove_all(dir);
+}
+
+// The budget's refusal comes as numbers on the case line; fields of the wrong type read as 0.
+TEST(HarnessRunner, ReadsTheMemoryRefusalOfACase) {
+  const HarnessRun run = RunOnTwoCases(
+      R"({"type": "case", "id": "c0", "status": "cuda_error", "device_memory_refused": )"
+      R"({"call": "cudaMalloc", "bytes": 1024, "in_use_bytes": 2048, "limit_bytes": 3000}})"
+      "\n"
+      R"({"type": "case", "id": "c1", "status": "ok", "device_memory_refused": {"bytes": "x"}})"
+      "\n");
+  ASSERT_TRUE(run.cases[0].memory_refused.has_value());
+  EXPECT_EQ(run.cases[0].memory_refused->call, "cudaMalloc");
+  EXPECT_EQ(run.cases[0].memory_refused->bytes, 1024);
+  EXPECT_EQ(run.cases[0].memory_refused->in_use_bytes, 2048);
+  EXPECT_EQ(run.cases[0].memory_refused->limit_bytes, 3000);
+  ASSERT_TRUE(run.cases[1].memory_refused.has_value());
+  EXPECT_EQ(run.cases[1].memory_refused->bytes, 0);
+  const HarnessRun none = RunOnTwoCases(R"({"type": "case", "id": "c0", "status": "ok"})"
+                                        "\n");
+  EXPECT_FALSE(none.cases[0].memory_refused.has_value());
 }
 
 }  // namespace

@@ -241,6 +241,7 @@ TEST_F(EmulatorDiagnosisTest, ARaceRacecheckFoundKeepsItsMessage) {
             ? "========= Error: Race reported between Write access and Read access\n"
               "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
             : "========= ERROR SUMMARY: 0 errors\n";
+    if (call.tool == "racecheck") p.exit_code = kComputeSanitizerFoundExitCode;
     return p;
   };
   const ExerciseVerdict v = Grade();

@@ -69,7 +69,9 @@ std::vector<MatrixCase> SanitizerCases(const std::string& tool,
 HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& tool, bool replay);
 
 // What a run under `tool` found (failed: kDataRaceCause for racecheck, "memcheck" for memcheck),
-// that the tool could not run (grader_error, "sanitizer_unavailable"), or passed.
+// that the tool could not run (grader_error, "sanitizer_unavailable") or did not finish
+// (grader_error, "sanitizer_incomplete"), or passed. Found or not is compute-sanitizer's exit
+// status (sanitizer_end.h); the log only words the finding.
 Finding SanitizerFinding(const HarnessRun& run, const std::string& tool);
 
 // GPU backend: the default build of one exercise under each of `tools`; passed when all are clean.

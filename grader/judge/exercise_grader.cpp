@@ -85,13 +85,15 @@ std::string BadLaunchConfiguration(const CaseRun& r) {
   return "";
 }
 
-// The harness's note that the device-memory budget refused an allocation
-// (common/harness/device_memory_budget.h), on a line of its own after a failure; else "".
-std::string DeviceMemoryRefusal(const std::string& output) {
-  const auto at = output.find("[labkit: ");
-  if (at == std::string::npos || output.find(" refused: ", at) == std::string::npos) return "";
-  const auto end = output.find(']', at);
-  return "\n" + output.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+// That the device-memory budget refused an allocation (common/harness/device_memory_budget.h), on
+// a line of its own after a failure; else "". Taken from the refusal the harness reported on its
+// case lines (the record's first), never from what the process printed, which the student's code
+// can print too.
+std::string DeviceMemoryRefusal(const HarnessRun& run) {
+  std::optional<MemoryRefusal> refusal = run.record_memory_refused;
+  for (const CaseRun& c : run.cases)
+    if (!refusal) refusal = c.memory_refused;
+  return refusal ? "\n" + MemoryRefusalText(*refusal) : "";
 }
 
 // A case the record run left no plan for: the function itself crashed or hung there, or (the
@@ -286,7 +288,7 @@ Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
       if (values.empty()) continue;
       failure = {GradeStatus::kFailed, kWrongResultCause, std::move(values)};
     }
-    failure.message += DeviceMemoryRefusal(run.record_process.output + run.process.output);
+    failure.message += DeviceMemoryRefusal(run);
     if (failed_case != nullptr) *failed_case = i;
     return failure;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,7 @@ class JudgeTest : public ::testing::Test {
   ExerciseVerdict Grade(Backend backend) {
     GradeEnv env{harness_, manifest_, spec_, backend, 7, dir_ + "/work"};
     env.builds = builds_;
+    env.thread_sanitizer = builds_.count(Flavour::kThreadSanitizer) > 0;
     const std::vector<ExerciseVerdict> verdicts = GradeExercises(env, spec_.exercises);
     EXPECT_EQ(verdicts.size(), 1u);
     return verdicts.at(0);
@@ -194,12 +196,15 @@ TEST_F(JudgeTest, AFailedBuildIsACompileError) {
   EXPECT_EQ(v.message, "matmul.cu:3: error: expected ';'");
 }
 
+// Bits one ulp off when a block's threads run in reverse order: a race on the CPU backend.
+CaseAnswer UlpOffInReverseOrder(const HarnessCall& call, const std::string&) {
+  CaseAnswer a;
+  if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
+  return a;
+}
+
 TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
-  harness_.on_case = [](const HarnessCall& call, const std::string&) {
-    CaseAnswer a;
-    if (call.order == "reverse") a.values = CaseAnswer::Values::kUlpOff;
-    return a;
-  };
+  harness_.on_case = UlpOffInReverseOrder;
   const ExerciseVerdict v = Grade(Backend::kCpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "thread_order");
@@ -289,27 +294,92 @@ TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
   EXPECT_EQ(v.message.rfind("with block_side=8: wrong result", 0), 0u) << v.message;
 }
 
-TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
-  harness_.on_process = [](const HarnessCall& call) {
+// memcheck ends with its --error-exitcode when it found errors; `log` is what its log file holds
+// by the end (the program can rewrite it).
+std::function<ProcessAnswer(const HarnessCall&)> MemcheckFinds(std::string log) {
+  return [log](const HarnessCall& call) {
     ProcessAnswer p;
-    p.sanitizer_log = call.tool == "memcheck"
-                          ? "========= Invalid __global__ read of size 4 bytes\n"
-                            "========= ERROR SUMMARY: 1 error\n"
-                          : "========= ERROR SUMMARY: 0 errors\n";
+    p.sanitizer_log = call.tool == "memcheck" ? log : "========= ERROR SUMMARY: 0 errors\n";
+    if (call.tool == "memcheck") p.exit_code = kComputeSanitizerFoundExitCode;
     return p;
   };
+}
+
+TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
+  harness_.on_process = MemcheckFinds(
+      "========= Invalid __global__ read of size 4 bytes\n========= ERROR SUMMARY: 1 error\n");
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "memcheck");
   EXPECT_TRUE(Has(v.message, "Invalid __global__ read")) << v.message;
 }
 
+// The log lies in the folder the program may write: emptied, or rewritten to say nothing was
+// found, it leaves the finding (compute-sanitizer's exit status) as it was.
+TEST_F(JudgeTest, GpuBackendMemcheckFindingStandsWhenItsLogIsEmptiedOrRewritten) {
+  for (const std::string log : {"", "========= ERROR SUMMARY: 0 errors\n"}) {
+    harness_.on_process = MemcheckFinds(log);
+    const ExerciseVerdict v = Grade(Backend::kGpu);
+    EXPECT_EQ(v.status, GradeStatus::kFailed) << log;
+    EXPECT_EQ(v.cause, "memcheck");
+    EXPECT_TRUE(Has(v.message, "its exit status says so")) << v.message;
+  }
+}
+
+// A log that claims errors, with compute-sanitizer's status 0, is not compute-sanitizer's.
+TEST_F(JudgeTest, GpuBackendALogAloneFindsNothing) {
+  harness_.on_process = [](const HarnessCall&) {
+    ProcessAnswer p;
+    p.sanitizer_log =
+        "========= Invalid __global__ read of size 4 bytes\n"
+        "========= ERROR SUMMARY: 1 error\n";
+    return p;
+  };
+  EXPECT_EQ(Grade(Backend::kGpu).status, GradeStatus::kPassed);
+}
+
+// compute-sanitizer that could not start the program: its own status, no line of the harness's.
+ProcessAnswer SanitizerCannotStartTheProgram(const HarnessCall& call) {
+  ProcessAnswer p;
+  if (call.tool.empty()) return p;
+  p.exit_code = 1;
+  p.device_line = p.done = false;
+  p.output = "========= Error: No attachable process found.\n";
+  return p;
+}
+
 TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {
-  harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
+  harness_.on_process = SanitizerCannotStartTheProgram;
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (!call.tool.empty()) a.status = "";  // never got to a case
+    return a;
+  };
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kGraderError);
   EXPECT_EQ(v.cause, "sanitizer_unavailable");
   EXPECT_TRUE(Has(v.message, "compute-sanitizer could not run here")) << v.message;
+}
+
+// The program ending the run under the tool itself (exit(0) before its end, a signal) escapes
+// the finding's status, so it clears nothing: not graded, never a pass.
+TEST_F(JudgeTest, GpuBackendARunUnderTheSanitizerThatEndsEarlyIsNotAPass) {
+  for (int signal : {0, 6}) {
+    harness_.on_process = [signal](const HarnessCall& call) {
+      ProcessAnswer p;
+      p.sanitizer_log = "========= ERROR SUMMARY: 0 errors\n";
+      if (call.tool == "memcheck") {
+        p.done = false;
+        p.signal = signal;
+      }
+      return p;
+    };
+    const ExerciseVerdict v = Grade(Backend::kGpu);
+    EXPECT_EQ(v.status, GradeStatus::kGraderError) << signal;
+    EXPECT_EQ(v.cause, "sanitizer_incomplete");
+    EXPECT_TRUE(Has(v.message, "the run under compute-sanitizer memcheck did not finish"))
+        << v.message;
+  }
 }
 
 TEST_F(JudgeTest, GpuBackendCleanSanitizersPass) {
@@ -332,6 +402,7 @@ ProcessAnswer RacecheckFindsAHazard(const HarnessCall& call) {
                         ? "========= Error: Race reported between Write access at tiled+0x10\n"
                           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
                         : "========= ERROR SUMMARY: 0 errors\n";
+  if (call.tool == "racecheck") p.exit_code = kComputeSanitizerFoundExitCode;
   return p;
 }
 
@@ -365,11 +436,162 @@ TEST_F(JudgeTest, WrongValuesWithARaceBehindThemNameTheRaceFirst) {
 // not a grader error.
 TEST_F(JudgeTest, WrongValuesWhenRacecheckCannotRunStayWrongValues) {
   harness_.on_case = WrongInTheDefaultBuild;
-  harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
+  harness_.on_process = SanitizerCannotStartTheProgram;
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
   EXPECT_FALSE(Has(v.message, "compute-sanitizer")) << v.message;
+}
+
+// --tsan: ThreadSanitizer ends the process at its first report with the status HarnessCommand
+// gives it; its log names the lines. A report at matmul.cu lines 6 and 8:
+constexpr const char* kTsanReport = R"(WARNING: ThreadSanitizer: data race (pid=10334)
+  Write of size 4 at 0x7f674431d904 by thread T2:
+    #0 tiled_kernel(float const*, float const*, float*, int, int, int) /tmp/sub/matmul.cu:6 (harness+0x41a580)
+
+  Previous read of size 4 at 0x7f674431d904 by thread T1:
+    #0 tiled_kernel(float const*, float const*, float*, int, int, int) /tmp/sub/matmul.cu:8 (harness+0x41a5ed)
+
+SUMMARY: ThreadSanitizer: data race /tmp/sub/matmul.cu:6 in tiled_kernel
+)";
+
+// How the TSan build's run ends (`end`), and what its log holds by then (`log`).
+std::function<ProcessAnswer(const HarnessCall&)> UnderTsan(ProcessAnswer end) {
+  return [end](const HarnessCall& call) { return call.thread_sanitizer ? end : ProcessAnswer{}; };
+}
+
+ProcessAnswer TsanFound(std::string log) {
+  ProcessAnswer p;
+  p.exit_code = kThreadSanitizerFoundExitCode;
+  p.done = false;
+  p.sanitizer_log = std::move(log);
+  return p;
+}
+
+TEST_F(JudgeTest, TsanFindingFailsWithTheRacingLines) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  harness_.on_process = UnderTsan(TsanFound(kTsanReport));
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "data_race");
+  EXPECT_TRUE(Has(v.message, "ThreadSanitizer found 1 data race")) << v.message;
+  EXPECT_TRUE(std::any_of(harness_.calls.begin(), harness_.calls.end(),
+                          [](const HarnessCall& c) { return c.build == "tsan"; }));
+}
+
+TEST_F(JudgeTest, TsanCleanRunPasses) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_TRUE(v.notes.empty());
+  EXPECT_TRUE(std::any_of(harness_.calls.begin(), harness_.calls.end(),
+                          [](const HarnessCall& c) { return c.thread_sanitizer; }));
+}
+
+// TSan's status with its report gone (the log lies where the program can write) is no pass; nor
+// a zero, as TSan also ends with that status when it cannot run here.
+TEST_F(JudgeTest, TsanFindingWithItsReportGoneIsNotAPass) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  harness_.on_process = UnderTsan(TsanFound(""));
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "sanitizer_unreadable");
+}
+
+// A log with a race in it, from a run TSan let end cleanly, was not written by TSan.
+TEST_F(JudgeTest, TsanLogAloneFindsNothing) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  ProcessAnswer clean;
+  clean.sanitizer_log = kTsanReport;
+  harness_.on_process = UnderTsan(clean);
+  EXPECT_EQ(Grade(Backend::kCpu).status, GradeStatus::kPassed);
+}
+
+// The program leaving under TSan before the harness's end (exit(0) from a static initialiser,
+// the done line written by hand, a signal) escapes TSan's status: it clears nothing.
+TEST_F(JudgeTest, TsanRunThatEndsEarlyIsNotAPass) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  ProcessAnswer exited;
+  exited.done = false;
+  ProcessAnswer aborted;
+  aborted.signal = 6;
+  for (const ProcessAnswer& end : {exited, aborted}) {
+    harness_.on_process = UnderTsan(end);
+    const ExerciseVerdict v = Grade(Backend::kCpu);
+    EXPECT_EQ(v.status, GradeStatus::kGraderError);
+    EXPECT_EQ(v.cause, "sanitizer_incomplete");
+    EXPECT_TRUE(Has(v.message, "the run under ThreadSanitizer did not finish")) << v.message;
+  }
+  // "done" and status 0, but the cases never reported: not the harness's end either.
+  harness_.on_process = UnderTsan(ProcessAnswer{});
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.thread_sanitizer) a.status = "";
+    return a;
+  };
+  EXPECT_EQ(Grade(Backend::kCpu).cause, "sanitizer_incomplete");
+}
+
+// The TSan build's record run leaving before its first case (a static initialiser that calls
+// exit(0) under __SANITIZE_THREAD__): no replay starts, which is the program's doing, not a check
+// the grader could not start. (A test of its own: recordings are kept per program.)
+TEST_F(JudgeTest, TsanBuildThatLeavesBeforeItsRecordIsNotAPass) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    if (call.build == "tsan" && call.mode == "--record") p.done = p.records = false;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kGraderError);
+  EXPECT_EQ(v.cause, "sanitizer_incomplete");
+  EXPECT_TRUE(Has(v.message, "did not finish (exit status 0)")) << v.message;
+}
+
+// A result that changes with the thread order is the student's failure whatever TSan's run did.
+TEST_F(JudgeTest, TsanRunThatCannotBeJudgedLeavesTheThreadOrderFinding) {
+  builds_[Flavour::kThreadSanitizer] = ScriptedBuild(dir_ + "/tsan");
+  harness_.on_process = UnderTsan(TsanFound(""));
+  harness_.on_case = UlpOffInReverseOrder;
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
+}
+
+// The device-memory budget's refusal is said after a failure as the harness reported it on the
+// case line; a refusal the program printed itself is not.
+TEST_F(JudgeTest, AMemoryRefusalIsSaidFromTheCaseLineNotFromWhatWasPrinted) {
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "cuda_error";
+    a.error = "cudaErrorMemoryAllocation";
+    a.memory_refused = {{"call", "cudaMalloc"},
+                        {"bytes", 1LL << 30},
+                        {"in_use_bytes", 1536LL << 20},
+                        {"limit_bytes", 2048LL << 20}};
+    return a;
+  };
+  ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_TRUE(Has(v.message,
+                  "\nlabkit: cudaMalloc of 1073741824 bytes refused: this program already holds "
+                  "1536 MiB of device memory and may hold 2048 MiB"))
+      << v.message;
+
+  harness_.on_case = [](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.status = "cuda_error";
+    a.error = "cudaErrorMemoryAllocation";
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall&) {
+    ProcessAnswer p;
+    p.output = "[labkit: cudaMalloc of 8 bytes refused: the grader is out of memory]\n";
+    return p;
+  };
+  v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_FALSE(Has(v.message, "refused")) << v.message;
 }
 
 // On the CPU backend, wrong values that also change with the thread order are put down to the race.

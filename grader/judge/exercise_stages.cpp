@@ -1,5 +1,6 @@
 // GradeExercises (exercise_grader.h): the checks in their order, check by check across the
 // exercises, so that every check after the first may share one process among them.
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -149,7 +150,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
 }
 
 // GPU backend: memcheck, then racecheck, on the default build. All open runs in one process per
-// tool first; a clean log there clears them all, anything else is run again exercise by exercise
+// tool first; a clean end there clears them all, anything else is run again exercise by exercise
 // so that a finding is charged to the exercise that made it.
 void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   const std::string& executable = env.builds.at(Flavour::kDefault).executable;
@@ -162,7 +163,11 @@ void SanitizerStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
       const std::vector<HarnessRun> parts =
           RunCombined(env.runner, executable, env.work_dir + "/combined_" + tool,
                       SanitizerOptions(open.front()->run.id, tool, true), groups);
-      if (parts.front().done && SanitizerFinding(parts.front(), tool).passed()) continue;
+      // Each part holds its own cases: all of them must have run clean.
+      if (std::all_of(parts.begin(), parts.end(), [&](const HarnessRun& part) {
+            return SanitizerFinding(part, tool).passed();
+          }))
+        continue;
     }
     for (MatmulRun* r : open) {
       Finding finding = SanitizerFailure(env, r->run, r->cases, executable, r->dir, {tool});

@@ -8,6 +8,7 @@
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
+#include "sanitizer_end.h"
 #include "tolerance.h"
 #include "tsan_report.h"
 
@@ -70,14 +71,37 @@ Finding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Matrix
   return {};
 }
 
-// CPU backend, --tsan: the ThreadSanitizer build on the small cases; "" when it found no race.
-// It can only add to what the other checks found: when it cannot run, a note says so.
-std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
-                                   const std::vector<MatrixCase>& cases, const std::string& dir,
-                                   std::vector<std::string>* notes) {
+// The first lines of a sanitizer's log, for a person to read after a message; "" when empty.
+std::string LogExcerpt(const std::string& log) {
+  return log.empty() ? "" : " Its log begins:\n" + log.substr(0, 1500);
+}
+
+// A sanitizer's run that ended neither clean nor with a finding: nothing was cleared, so it is no
+// pass; and as the kit cannot tell its tool failing from the program ending the run on purpose,
+// it is not graded rather than a zero (a person looks). `tool` names the check in the message.
+Finding IncompleteSanitizerRun(const HarnessRun& run, SanitizerEnd end, const std::string& tool) {
+  if (end == SanitizerEnd::kHarnessError)
+    return {GradeStatus::kGraderError, "harness_failed",
+            "the grader's harness failed on its own under " + tool + ": " + run.harness_error};
+  // A replay that never started: its record run is what ended early.
+  const ProcessResult& ended = run.process.started ? run.process : run.record_process;
+  return {GradeStatus::kGraderError, "sanitizer_incomplete",
+          "the run under " + tool + " did not finish (" + ended.Describe() +
+              "), so it neither found nor cleared anything; not graded." +
+              LogExcerpt(run.sanitizer_log)};
+}
+
+// CPU backend, --tsan: the ThreadSanitizer build on the small cases; passed when it found no
+// race, kDataRaceCause with the racing lines when it did. Whether it found one is the exit
+// status TSan ends the process with (sanitizer_end.h); its log only says where. A build that
+// failed is only a note, as before: the source can tell the TSan build apart anyway
+// (__SANITIZE_THREAD__), so refusing it would close nothing.
+Finding ThreadSanitizerFinding(GradeEnv& env, const Exercise& ex,
+                               const std::vector<MatrixCase>& cases, const std::string& dir,
+                               std::vector<std::string>* notes) {
   auto note = [&](const std::string& text) {
     if (notes != nullptr) notes->push_back("ThreadSanitizer check not run: " + text);
-    return std::string();
+    return Finding{};
   };
   const BuildOutcome& build = env.builds.at(Flavour::kThreadSanitizer);
   if (!build.ok) return note("its build failed: " + build.message.substr(0, 300));
@@ -94,12 +118,21 @@ std::string ThreadSanitizerFailure(GradeEnv& env, const Exercise& ex,
   options.thread_sanitizer = true;
   options.timeout_seconds = 300;
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
+  const SanitizerEnd end = ClassifySanitizerEnd(run, kThreadSanitizerFoundExitCode);
+  if (end == SanitizerEnd::kClean) return {};
+  if (end == SanitizerEnd::kNotStarted)  // the grader's own fault, which the program cannot cause
+    return note("the grader could not start it (" + run.process.Describe() + ")");
+  if (end != SanitizerEnd::kFound) return IncompleteSanitizerRun(run, end, "ThreadSanitizer");
   const std::string races = DescribeDataRaces(
       ParseThreadSanitizerLog(run.sanitizer_log, env.spec.student_files), env.src_dir);
-  if (!races.empty()) return races;
-  if (!run.process.started || (!run.done && run.harness_error.empty()))
-    return note("the program did not run to its end under it (" + run.process.Describe() + ")");
-  return "";
+  if (!races.empty()) return {GradeStatus::kFailed, kDataRaceCause, races};
+  // TSan's status with no race to show: TSan could not run here (it dies with the same status
+  // when it cannot start), or its report was taken away. Neither is a pass, nor a zero.
+  return {GradeStatus::kGraderError, "sanitizer_unreadable",
+          "ThreadSanitizer ended the program with its status for a finding (" +
+              run.process.Describe() +
+              ") but left no data-race report the grader could read; not graded." +
+              LogExcerpt(run.sanitizer_log)};
 }
 
 }  // namespace
@@ -115,11 +148,13 @@ Finding CpuRaceFailure(GradeEnv& env, const Exercise& ex, const std::vector<Matr
     return order;
   }
   if (!order.passed() && !order_dependent) return order;
-  const std::string races = ThreadSanitizerFailure(env, ex, cases, dir, notes);
-  if (races.empty()) return order;
+  Finding tsan = ThreadSanitizerFinding(env, ex, cases, dir, notes);
+  if (tsan.passed()) return order;
+  // A TSan run that could not be judged does not hide what the thread orders showed.
+  if (tsan.cause != kDataRaceCause) return order.passed() ? tsan : order;
   // The racing lines name the cause better than the element that changed, which they explain.
-  return {GradeStatus::kFailed, kDataRaceCause,
-          order.passed() ? races : order.message + "\n\n" + races};
+  if (!order.passed()) tsan.message = order.message + "\n\n" + tsan.message;
+  return tsan;
 }
 
 // Racecheck runs on the small cases only: two or three tile phases and partial tiles are enough to
@@ -144,14 +179,16 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
 }
 
 Finding SanitizerFinding(const HarnessRun& run, const std::string& tool) {
-  const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
-  if (!found.empty())
-    return {GradeStatus::kFailed, tool == "racecheck" ? kDataRaceCause : tool, found};
-  if (!run.process.started || run.sanitizer_log.empty())
+  const SanitizerEnd end = ClassifySanitizerEnd(run, kComputeSanitizerFoundExitCode);
+  if (end == SanitizerEnd::kClean) return {};
+  if (end == SanitizerEnd::kFound)
+    return {GradeStatus::kFailed, tool == "racecheck" ? kDataRaceCause : tool,
+            SanitizerFindingText(run.sanitizer_log, tool)};
+  if (end == SanitizerEnd::kNotStarted || (end == SanitizerEnd::kIncomplete && !HarnessSpoke(run)))
     return {GradeStatus::kGraderError, "sanitizer_unavailable",
             "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
                 run.process.output.substr(0, 2000)};
-  return {};
+  return IncompleteSanitizerRun(run, end, "compute-sanitizer " + tool);
 }
 
 Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,

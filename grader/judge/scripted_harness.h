@@ -65,6 +65,8 @@ struct HarnessCall {
   std::string tool;      // compute-sanitizer's --tool, "" when none
   std::string build;     // the executable's file name: which flavour was asked for
   std::string exercise;  // the request's exercise (on_case: the case's own, where it names one)
+  // Run with TSAN_OPTIONS (the --tsan check).
+  bool thread_sanitizer = false;
 };
 
 // What the script answers for one case of one call.
@@ -76,6 +78,8 @@ struct CaseAnswer {
   enum class Values { kRight, kUlpOff, kWrong, kPoison } values = Values::kRight;
   // A CPU-backend diagnostic the emulator writes while it runs the case (stamped with its id).
   json emu_diagnostic;
+  // The harness's report of a device-memory refusal on the case line (device_memory_refused).
+  json memory_refused;
   json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
                                 {"grid", {1, 1, 1}},
                                 {"block", {16, 16, 1}},
@@ -103,8 +107,13 @@ struct ProcessAnswer {
   bool starts = true;
   bool timed_out = false;
   int signal = 0;
-  bool done = true;           // the "done" line
-  std::string sanitizer_log;  // compute-sanitizer's log, under a sanitizer
+  bool done = true;         // the "done" line
+  bool device_line = true;  // the harness's first line, written before any case
+  bool records = true;      // a record run writes its plans (false: it left before any case)
+  // compute-sanitizer's log under --tool, ThreadSanitizer's (tsan.<pid>) under TSAN_OPTIONS
+  std::string sanitizer_log;
+  int exit_code = 0;   // when it neither timed out nor took a signal
+  std::string output;  // what it printed (the program can print anything)
 };
 
 class ScriptedHarness : public ProcessRunner {
@@ -134,6 +143,7 @@ class ScriptedHarness : public ProcessRunner {
     }
     if (const auto it = command.env.find("LABKIT_EMU_ORDER"); it != command.env.end())
       call.order = it->second;
+    call.thread_sanitizer = command.env.count("TSAN_OPTIONS") > 0;
     const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
     call.build = fs::path(executable).filename();
     std::ifstream in(command.argv[request]);
@@ -148,6 +158,7 @@ class ScriptedHarness : public ProcessRunner {
     if (!process.starts) return result;
     const std::string dir = command.cwd + "/";
     std::ofstream out(command.argv.at(request + 1));
+    if (process.device_line) out << json({{"type", "device"}, {"name", "scripted"}}).dump() << "\n";
     for (const json& c : req.at("cases")) {
       const std::string id = c.at("id");
       if (c.contains("params")) {
@@ -164,7 +175,7 @@ class ScriptedHarness : public ProcessRunner {
         continue;
       }
       if (call.mode == "--record") {
-        std::ofstream(dir + id + ".plan") << "plan";
+        if (process.records) std::ofstream(dir + id + ".plan") << "plan";
         continue;
       }
       // A case of a combined run names its own exercise, as the harness reads it.
@@ -180,6 +191,7 @@ class ScriptedHarness : public ProcessRunner {
       json line = {{"type", "case"},          {"id", id},
                    {"status", answer.status}, {"error", answer.error},
                    {"detail", answer.detail}, {"launches", answer.launches}};
+      if (answer.memory_refused.is_object()) line["device_memory_refused"] = answer.memory_refused;
       out << line.dump() << "\n";
       if (answer.status != "ok") continue;
       const Shape shape{c.at("m"), c.at("n"), c.at("k")};
@@ -197,9 +209,12 @@ class ScriptedHarness : public ProcessRunner {
       out << R"({"type": "done"})"
           << "\n";
     if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
+    if (call.thread_sanitizer && !process.sanitizer_log.empty())
+      std::ofstream(dir + "tsan.4242") << process.sanitizer_log;
     result.timed_out = process.timed_out;
     result.signal = process.signal;
-    result.exit_code = process.signal == 0 && !process.timed_out ? 0 : -1;
+    result.exit_code = process.signal == 0 && !process.timed_out ? process.exit_code : -1;
+    result.output = process.output;
     result.seconds = process.timed_out ? 60 : 0.1;
     return result;
   }
