@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lab_spec.h"
+#include "memcheck_log.h"
 #include "process.h"
 
 namespace labkit {
@@ -22,9 +23,17 @@ std::string DescribeEmuDiagnostic(const nlohmann::json& diagnostic, const std::s
 // none is that long.
 std::string MatricesOfSize(long long bytes, const Shape& shape, bool write);
 
-// The errors compute-sanitizer found, or "" when it found none. Keeps the tool's own lines
-// (kernel, source line, thread, block, address) and adds the usual cause.
-std::string SummariseSanitizerLog(const std::string& log, const std::string& tool);
+// Where an out-of-bounds access fell, `offset` bytes from the start of a `bytes`-long buffer
+// that a message calls `buffer` ("B (13 x 64)"; "" when unknown): "element 835 of B (13 x 64),
+// whose elements are 0 to 831 (4 past the end)".
+std::string OutOfBoundsPosition(long long offset, long long bytes, const std::string& buffer);
+
+// The errors compute-sanitizer found, or "" when it found none. The first line names the cause
+// and, for memcheck's first out-of-bounds access, the matrix among `buffers` it fell next to
+// (memcheck_log.h); the tool's own lines (kernel, source line, thread, block, address) follow,
+// then the usual cause.
+std::string SummariseSanitizerLog(const std::string& log, const std::string& tool,
+                                  const std::vector<NamedBuffer>& buffers = {});
 
 // A harness that died: why, in words ("it crashed with a segmentation fault (signal 11)").
 std::string DescribeDeath(const ProcessResult& process);

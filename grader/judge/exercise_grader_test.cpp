@@ -256,6 +256,55 @@ TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
   EXPECT_TRUE(Has(v.message, "Invalid __global__ read")) << v.message;
 }
 
+// Before, memcheck's read past the end of B was "reads outside device memory": the tool knows
+// the address and its allocation, the harness where it put each case's A, B and C. The first line
+// names the matrix, its shape, the element and the case; the earlier case that failed without a
+// memory error, whose B sat at the same address, is not the one named.
+TEST_F(JudgeTest, GpuBackendMemcheckNamesTheMatrixAndTheCase) {
+  const auto buffers = [](std::uint64_t a, std::uint64_t b, std::uint64_t c, const Shape& s) {
+    return json::array({{{"name", "A"}, {"address", a}, {"bytes", s.m * s.n * 4}},
+                        {{"name", "B"}, {"address", b}, {"bytes", s.n * s.k * 4}},
+                        {{"name", "C"}, {"address", c}, {"bytes", s.m * s.k * 4}}});
+  };
+  harness_.on_case = [&](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.tool != "memcheck") return a;
+    a.status = "cuda_error";
+    a.error = id == "tiled_0" ? "cudaErrorInvalidConfiguration" : "cudaErrorLaunchFailure";
+    // 16x16x16 then 17x5x9: B of the second case where the first case's B was.
+    a.buffers = id == "tiled_0"
+                    ? buffers(0x7f0000000000, 0x7f0000000400, 0x7f0000000800, {16, 16, 16})
+                    : buffers(0x7f0000001000, 0x7f0000000400, 0x7f0000000800, {17, 5, 9});
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.sanitizer_log =
+        call.tool == "memcheck"
+            ? "========= Invalid __global__ read of size 4 bytes\n"
+              "=========     at tiled(const float *, const float *, float *, int, int, int)+0x1d0 "
+              "in /s/matmul.cu:31\n"
+              "=========     by thread (3,1,0) in block (0,0,0)\n"
+              "=========     Address 0x7f00000004b4 is out of bounds\n"
+              "=========     and is 1 bytes after the nearest allocation at 0x7f0000000400 of "
+              "size 180 bytes\n"
+              "========= ERROR SUMMARY: 1 error\n"
+            : "========= ERROR SUMMARY: 0 errors\n";
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "memcheck");
+  const std::string first = v.message.substr(0, v.message.find('\n'));
+  EXPECT_EQ(first,
+            "an out-of-bounds read in tiled(const float *, const float *, float *, int, int, "
+            "int), thread (3,1,0) of block (0,0,0) at /s/matmul.cu:31: element 45 of B (5 x 9), "
+            "whose elements are 0 to 44 (1 past the end), in case 17x5x9 (m x n x k). "
+            "compute-sanitizer memcheck found 1 error(s):")
+      << v.message;
+  EXPECT_TRUE(Has(v.message, "Usual cause: the load of B without a bounds check")) << v.message;
+}
+
 TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {
   harness_.on_process = [](const HarnessCall&) { return ProcessAnswer{}; };  // no log
   const ExerciseVerdict v = Grade(Backend::kGpu);

@@ -143,8 +143,39 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
   return options;
 }
 
-Finding SanitizerFinding(const HarnessRun& run, const std::string& tool) {
-  const std::string found = SummariseSanitizerLog(run.sanitizer_log, tool);
+std::vector<NamedBuffer> HarnessBuffers(const HarnessRun& run,
+                                        const std::vector<MatrixCase>& cases) {
+  auto named = [&](const CaseRun& r) {
+    const MatrixCase* shape = nullptr;
+    for (const MatrixCase& c : cases)
+      if (c.id == r.id) shape = &c;
+    std::vector<NamedBuffer> buffers;
+    for (const HarnessBuffer& b : r.buffers) {
+      NamedBuffer n{b.matrix, b.matrix, "", b.address, b.bytes};
+      if (shape != nullptr) {
+        const Shape& s = shape->shape;
+        const int64_t rows = b.matrix == "B" ? s.n : s.m, cols = b.matrix == "A" ? s.n : s.k;
+        n.name += " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")";
+        n.case_name = CaseName(*shape);
+      }
+      buffers.push_back(std::move(n));
+    }
+    return buffers;
+  };
+  std::vector<NamedBuffer> first, rest;
+  for (auto r = run.cases.rbegin(); r != run.cases.rend(); ++r) {
+    std::vector<NamedBuffer> own = named(*r);
+    const bool faulted = first.empty() && !own.empty() && r->status != "ok";
+    (faulted ? first : rest).insert((faulted ? first : rest).end(), own.begin(), own.end());
+  }
+  first.insert(first.end(), rest.begin(), rest.end());
+  return first;
+}
+
+Finding SanitizerFinding(const HarnessRun& run, const std::string& tool,
+                         const std::vector<MatrixCase>& cases) {
+  const std::string found =
+      SummariseSanitizerLog(run.sanitizer_log, tool, HarnessBuffers(run, cases));
   if (!found.empty())
     return {GradeStatus::kFailed, tool == "racecheck" ? kDataRaceCause : tool, found};
   if (!run.process.started || run.sanitizer_log.empty())
@@ -161,7 +192,7 @@ Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     const HarnessRun run =
         RunHarness(env.runner, executable, dir + "/" + tool,
                    SanitizerOptions(ex.id, tool, Replayed(ex)), SanitizerCases(tool, cases));
-    Finding found = SanitizerFinding(run, tool);
+    Finding found = SanitizerFinding(run, tool, SanitizerCases(tool, cases));
     if (!found.passed()) return found;
   }
   return {};

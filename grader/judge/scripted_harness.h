@@ -80,6 +80,8 @@ struct CaseAnswer {
                                 {"grid", {1, 1, 1}},
                                 {"block", {16, 16, 1}},
                                 {"dynamic_shared_bytes", 0}}});
+  // The case's "buffers" (where the harness put A, B and C); null writes none.
+  json buffers;
 };
 
 // The "timing" line of a run with a timing request (the speed item).
@@ -177,6 +179,7 @@ class ScriptedHarness : public ProcessRunner {
       json line = {{"type", "case"},          {"id", id},
                    {"status", answer.status}, {"error", answer.error},
                    {"detail", answer.detail}, {"launches", answer.launches}};
+      if (answer.buffers.is_array()) line["buffers"] = answer.buffers;
       out << line.dump() << "\n";
       if (answer.status != "ok") continue;
       const Shape shape{c.at("m"), c.at("n"), c.at("k")};
