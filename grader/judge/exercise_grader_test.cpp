@@ -205,6 +205,27 @@ TEST_F(JudgeTest, BitsThatChangeWithTheThreadOrderAreARace) {
   EXPECT_TRUE(Has(v.message, "--tsan names the two lines")) << v.message;
 }
 
+// Threads whose store index lands on one element: the result changes with the thread order, and
+// before, the cause given was "A missing __syncthreads()?". The values show where they belong.
+TEST_F(JudgeTest, ValuesThatBelongElsewhereAreAStoreIndexNotABarrier) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default" && call.order.empty()) a.values = CaseAnswer::Values::kShifted;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
+  EXPECT_EQ(v.message.rfind("several threads store into the same element of C, so the result "
+                            "depends on the order in which they run: in case 16x16x16",
+                            0),
+            0u)
+      << v.message;
+  EXPECT_TRUE(Has(v.message, "C at row 0, column 0 holds the value of row 0, column 1"))
+      << v.message;
+  EXPECT_FALSE(Has(v.message, "__syncthreads")) << v.message;
+}
+
 TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
   harness_.on_case = [](const HarnessCall&, const std::string&) {
     CaseAnswer a;

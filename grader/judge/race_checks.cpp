@@ -8,6 +8,7 @@
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
+#include "store_pattern.h"
 #include "tolerance.h"
 #include "tsan_report.h"
 
@@ -58,6 +59,19 @@ Finding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Matrix
         // FormatNumber prints as many digits as tell two floats apart: with six, both values of
         // a summation-order difference read the same.
         std::ostringstream msg;
+        // Right values in the wrong places: threads whose index lands on the same element, the
+        // last to store winning. No barrier has anything to do with it.
+        const auto check =
+            CheckProduct(env.spec.tolerance.model, cases[i].shape, cases[i].A, cases[i].B, a);
+        if (const auto misplaced = check.ok() ? MisplacedValues(*check) : std::nullopt) {
+          msg << "several threads store into the same element of C, so the result depends on the "
+                 "order in which they run: in "
+              << CaseName(cases[i]) << ", C at row " << row << ", column " << col << " is "
+              << FormatNumber(a[e]) << " when a block's threads run first to last, but "
+              << FormatNumber(b[e]) << " in " << order << " order. "
+              << MisplacedCause(*check, *misplaced);
+          return {GradeStatus::kFailed, kThreadOrderCause, msg.str()};
+        }
         msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
             << ", C at row " << row << ", column " << col << " is " << FormatNumber(a[e])
             << " when a block's threads run first to last between barriers, but "

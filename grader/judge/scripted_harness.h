@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -73,7 +74,8 @@ struct CaseAnswer {
   std::string error, detail;
   // C(0, 0) as asked; kPoison leaves the harness's fill there (or, on the emulator, its NaN
   // pattern come through from memory never written).
-  enum class Values { kRight, kUlpOff, kWrong, kPoison } values = Values::kRight;
+  // kShifted: each element holds the next one's right value (a store at the wrong index).
+  enum class Values { kRight, kUlpOff, kWrong, kPoison, kShifted } values = Values::kRight;
   // A CPU-backend diagnostic the emulator writes while it runs the case (stamped with its id).
   json emu_diagnostic;
   json launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
@@ -190,6 +192,8 @@ class ScriptedHarness : public ProcessRunner {
         product[0] = std::nextafter(product[0], 1e30f);
       if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
       if (answer.values == CaseAnswer::Values::kPoison) product[0] = FloatFromBits(kPoisonBits);
+      if (answer.values == CaseAnswer::Values::kShifted)
+        std::rotate(product.begin(), product.begin() + 1, product.end());
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
     if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
