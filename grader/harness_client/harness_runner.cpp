@@ -182,6 +182,7 @@ LaunchInfo ParseLaunch(const json& l) {
     a.shared_loads = IntegerField(*counts, "shared_loads", 0);
     a.shared_stores = IntegerField(*counts, "shared_stores", 0);
     a.barriers = IntegerField(*counts, "barriers", 0);
+    a.static_shared_bytes = IntegerField(*counts, "static_shared_bytes", 0);
   }
   return info;
 }

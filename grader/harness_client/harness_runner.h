@@ -73,6 +73,8 @@ struct MemoryAccesses {
   long long shared_loads = 0;
   long long shared_stores = 0;
   long long barriers = 0;  // __syncthreads() passed, once per block and barrier
+  // CPU backend: the bytes of fixed-size __shared__ arrays the largest block declared; GPU: 0.
+  long long static_shared_bytes = 0;
 };
 
 struct LaunchInfo {

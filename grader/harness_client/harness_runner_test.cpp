@@ -132,7 +132,7 @@ TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
   const HarnessRun run = RunOnTwoCases(
       R"({"type": "case", "id": "c0", "status": "ok", "launches": [{"kernel": "k", "accesses": )"
       R"({"global_load_bytes": 32768, "global_store_bytes": 16384, "shared_loads": 9, )"
-      R"("shared_stores": 8, "barriers": "many"}}, {"kernel": "j"}]})"
+      R"("shared_stores": 8, "barriers": "many", "static_shared_bytes": 2048}}, {"kernel": "j"}]})"
       "\n");
   ASSERT_EQ(run.cases[0].launches.size(), 2u);
   const std::optional<MemoryAccesses>& a = run.cases[0].launches[0].accesses;
@@ -142,6 +142,7 @@ TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
   EXPECT_EQ(a->shared_loads, 9);
   EXPECT_EQ(a->shared_stores, 8);
   EXPECT_EQ(a->barriers, 0);
+  EXPECT_EQ(a->static_shared_bytes, 2048);
   EXPECT_FALSE(run.cases[0].launches[1].accesses.has_value());
 
   const std::string dir = std::filesystem::temp_directory_path() /

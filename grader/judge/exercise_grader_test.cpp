@@ -250,6 +250,62 @@ TEST_F(JudgeTest, ATechniqueItCannotCheckHereLeavesAPassUnchecked) {
   EXPECT_TRUE(Has(v.notes[0], "technique not checked")) << v.notes[0];
 }
 
+// CPU backend without nvcc (no ptxas report): before, the barrier and the shared-memory rules were
+// "not checked" and passed; the counting build's run says what the kernels did instead.
+class EmulatedDeclarationsTest : public JudgeTest {
+ protected:
+  void SetUp() override {
+    JudgeTest::SetUp();
+    builds_[Flavour::kCounting] = ScriptedBuild(dir_ + "/counting");
+    Technique t;
+    t.uses_barrier = true;
+    t.max_static_shared_bytes = 0;  // lab 04's dynamic tiles
+    spec_.exercises[0].technique = t;
+  }
+  // The counting build's launches pass `barriers` barriers and reach `static_bytes` of
+  // fixed-size __shared__ arrays.
+  void Counts(long long barriers, long long static_bytes) {
+    harness_.on_case = [=](const HarnessCall& call, const std::string&) {
+      CaseAnswer a;
+      if (call.build == "counting")
+        a.launches[0]["accesses"] = {
+            {"shared_loads", 64}, {"barriers", barriers}, {"static_shared_bytes", static_bytes}};
+      return a;
+    };
+  }
+};
+
+TEST_F(EmulatedDeclarationsTest, TheCountsJudgeWhatPtxasWouldHave) {
+  Counts(8, 0);
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_FALSE(v.unchecked);
+  EXPECT_TRUE(v.notes.empty());
+
+  Counts(0, 0);
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "tiled never waits at __syncthreads()")) << v.message;
+
+  Counts(8, 2048);
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "tiled declares 2048 bytes of fixed-size __shared__ arrays"))
+      << v.message;
+}
+
+// Registers are a GPU's: they stay unchecked, and the note says why.
+TEST_F(EmulatedDeclarationsTest, RegistersStayUnchecked) {
+  spec_.exercises[0].technique->max_registers = 64;
+  Counts(8, 0);
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_TRUE(v.unchecked);
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_TRUE(Has(v.notes[0], "registers and local memory not checked")) << v.notes[0];
+}
+
 TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
   spec_.exercises[0].params = {{{"block_side", 16}}, {{"block_side", 8}}};
   harness_.on_case = [](const HarnessCall& call, const std::string&) {
