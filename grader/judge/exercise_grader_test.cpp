@@ -318,15 +318,19 @@ TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
   EXPECT_EQ(v.message.rfind("with block_side=8: wrong result", 0), 0u) << v.message;
 }
 
-TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
-  harness_.on_process = [](const HarnessCall& call) {
+// A harness whose memcheck runs leave `log`, every other sanitizer run a clean one.
+std::function<ProcessAnswer(const HarnessCall&)> MemcheckLeaves(std::string log) {
+  return [log](const HarnessCall& call) {
     ProcessAnswer p;
-    p.sanitizer_log = call.tool == "memcheck"
-                          ? "========= Invalid __global__ read of size 4 bytes\n"
-                            "========= ERROR SUMMARY: 1 error\n"
-                          : "========= ERROR SUMMARY: 0 errors\n";
+    p.sanitizer_log = call.tool == "memcheck" ? log : "========= ERROR SUMMARY: 0 errors\n";
     return p;
   };
+}
+
+TEST_F(JudgeTest, GpuBackendMemcheckFindingFails) {
+  harness_.on_process = MemcheckLeaves(
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "========= ERROR SUMMARY: 1 error\n");
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "memcheck");
@@ -354,21 +358,15 @@ TEST_F(JudgeTest, GpuBackendMemcheckNamesTheMatrixAndTheCase) {
                     : buffers(0x7f0000001000, 0x7f0000000400, 0x7f0000000800, {17, 5, 9});
     return a;
   };
-  harness_.on_process = [](const HarnessCall& call) {
-    ProcessAnswer p;
-    p.sanitizer_log =
-        call.tool == "memcheck"
-            ? "========= Invalid __global__ read of size 4 bytes\n"
-              "=========     at tiled(const float *, const float *, float *, int, int, int)+0x1d0 "
-              "in /s/matmul.cu:31\n"
-              "=========     by thread (3,1,0) in block (0,0,0)\n"
-              "=========     Address 0x7f00000004b4 is out of bounds\n"
-              "=========     and is 1 bytes after the nearest allocation at 0x7f0000000400 of "
-              "size 180 bytes\n"
-              "========= ERROR SUMMARY: 1 error\n"
-            : "========= ERROR SUMMARY: 0 errors\n";
-    return p;
-  };
+  harness_.on_process = MemcheckLeaves(
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at tiled(const float *, const float *, float *, int, int, int)+0x1d0 in "
+      "/s/matmul.cu:31\n"
+      "=========     by thread (3,1,0) in block (0,0,0)\n"
+      "=========     Address 0x7f00000004b4 is out of bounds\n"
+      "=========     and is 1 bytes after the nearest allocation at 0x7f0000000400 of size 180 "
+      "bytes\n"
+      "========= ERROR SUMMARY: 1 error\n");
   const ExerciseVerdict v = Grade(Backend::kGpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "memcheck");

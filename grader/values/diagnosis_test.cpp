@@ -4,32 +4,14 @@
 
 #include <cmath>
 
-#include "exactness.h"
-#include "inputs.h"
-#include "tolerance.h"
+#include "product_case_test_util.h"
 
 namespace labkit {
 namespace {
 
 const float kPoison = FloatFromBits(kPoisonBits);
 
-// A case with small-integer inputs, its right answer, and a way to check an edited answer.
-struct Case {
-  Shape shape;
-  ProductInputs in;
-  std::vector<float> right;
-
-  explicit Case(Shape s)
-      : shape(s),
-        in(GenerateProductInputs(11, "diag", s, ValueKind::kSmallIntegers)),
-        right(SequentialProduct(s, in.a, in.b)) {}
-  CheckResult Check(const std::vector<float>& c) const {
-    Result<CheckResult> r = CheckForwardError(shape, in.a, in.b, c);
-    EXPECT_TRUE(r.ok());
-    return *r;
-  }
-  float& at(std::vector<float>& c, int64_t r, int64_t col) const { return c[r * shape.k + col]; }
-};
+using Case = ProductCase;
 
 TEST(Diagnosis, FormatNumber) {
   EXPECT_EQ(FormatNumber(12.5), "12.5");

@@ -3,30 +3,16 @@
 #include <gtest/gtest.h>
 
 #include "diagnosis.h"
-#include "exactness.h"
-#include "inputs.h"
-#include "tolerance.h"
+#include "product_case_test_util.h"
 
 namespace labkit {
 namespace {
 
 const float kPoison = FloatFromBits(kPoisonBits);
 
-// A case with inputs of full mantissas (few equal values in C), its right answer, and a check.
-struct Case {
-  Shape shape;
-  ProductInputs in;
-  std::vector<float> right;
-
-  explicit Case(Shape s)
-      : shape(s),
-        in(GenerateProductInputs(5, "store", s, ValueKind::kFullMantissa)),
-        right(SequentialProduct(s, in.a, in.b)) {}
-  CheckResult Check(const std::vector<float>& c) const {
-    Result<CheckResult> r = CheckForwardError(shape, in.a, in.b, c);
-    EXPECT_TRUE(r.ok());
-    return *r;
-  }
+// Inputs of full mantissas: few equal values in C, as in a real case.
+struct Case : ProductCase {
+  explicit Case(Shape s) : ProductCase(s, ValueKind::kFullMantissa) {}
 };
 
 const char* kLaunch = "k was launched with a grid of 1 x 2 x 1 blocks of 8 x 8 x 1 threads";
