@@ -265,8 +265,11 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   const std::string across = flavour == Flavour::kDefault
                                  ? CauseAcrossCases(CaseSummaries(model, run, cases), env.spec.tile)
                                  : "";
-  const std::string cause =
-      NothingWritten(*check) ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause) : d.cause;
+  // A case that shows nothing (all of C unwritten, or too few elements for any pattern: C of 1 x
+  // 1) takes the cause another failing case shows.
+  const std::string cause = NothingWritten(*check) || d.cause.empty()
+                                ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause)
+                                : d.cause;
   // Values the host made explain everything else: they belong to other inputs.
   std::string host = HostValuesHint(run.cases[i]);
   if (!host.empty()) host.pop_back();

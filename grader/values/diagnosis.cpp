@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "input_pattern.h"
+
 namespace labkit {
 namespace {
 
@@ -288,6 +290,13 @@ Diagnosis Diagnose(const CheckResult& check_in, const std::vector<float>& a,
   if (tile > 0) d.tile_map = TileMap(check, tile, options.max_tiles);
 
   d.cause = ValueCause(check, tile, options, &d.definite);
+  // An input read the wrong way round gives another product exactly: evidence, where the patterns
+  // above are guesses (it needs the inputs, which ValueCause does not have).
+  if (!d.definite)
+    if (std::string input = TransposedInputCause(check, a, b); !input.empty()) {
+      d.cause = std::move(input);
+      d.definite = true;
+    }
   d.details = d.summary + "\n";
   for (const std::string& e : d.examples) d.details += "  " + e + "\n";
   if (check.mismatches > static_cast<int64_t>(d.examples.size()) && !d.examples.empty())
