@@ -105,6 +105,8 @@ std::string MatricesOfSize(long long bytes, const Shape& shape, bool write) {
   std::string names;
   for (const Matrix& x : matrices)
     if (x.rows * x.cols * float_bytes == bytes) names += (names.empty() ? "" : " or ") + text(x);
+  // A read is a load of an input, where one is that long: C is only written.
+  if (!write && !names.empty() && names[0] != 'C') names = names.substr(0, names.find(" or C ("));
   return names;
 }
 

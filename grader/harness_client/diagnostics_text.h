@@ -19,8 +19,8 @@ std::string DescribeEmuDiagnostic(const nlohmann::json& diagnostic, const std::s
                                   ProcessRunner* runner, const Shape* shape = nullptr);
 
 // The matrices of an m x n x k product that are `bytes` long, for a message: "C (29 x 29)",
-// "A (29 x 29) or B (29 x 29)"; a write names C alone when C fits (A and B are inputs). "" when
-// none is that long.
+// "A (29 x 29) or B (29 x 29)"; a write names C alone when C fits, a read A or B when one fits
+// (A and B are inputs, C is only written). "" when none is that long.
 std::string MatricesOfSize(long long bytes, const Shape& shape, bool write);
 
 // Where an out-of-bounds access fell, `offset` bytes from the start of a `bytes`-long buffer
