@@ -265,9 +265,12 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   const std::string across = flavour == Flavour::kDefault
                                  ? CauseAcrossCases(CaseSummaries(model, run, cases), env.spec.tile)
                                  : "";
-  // A case that shows nothing (all of C unwritten, or too few elements for any pattern: C of 1 x
-  // 1) takes the cause another failing case shows.
-  const std::string cause = NothingWritten(*check) || d.cause.empty()
+  // A case that shows nothing (all of C unwritten, or a C too small for any pattern: 1 x 1) takes
+  // the cause another failing case shows. A larger C without a pattern keeps its silence: another
+  // case's weaker pattern would be a guess about this one.
+  constexpr int64_t kFewestForAPattern = 4;
+  const bool too_small = d.cause.empty() && check->checked < kFewestForAPattern;
+  const std::string cause = NothingWritten(*check) || too_small
                                 ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause)
                                 : d.cause;
   // Values the host made explain everything else: they belong to other inputs.

@@ -179,7 +179,9 @@ std::optional<double> ConstantFactor(const CheckResult& check) {
     if (std::fabs(f - *factor) > 1e-3 * std::fabs(*factor)) return std::nullopt;
     ++ratios;
   }
-  if (!factor || ratios < 4 || std::fabs(*factor - 1.0) < 1e-2) return std::nullopt;
+  // A factor of 0 is wrong values of 0, which nothing accumulated twice explains.
+  if (!factor || ratios < 4 || std::fabs(*factor - 1.0) < 1e-2 || std::fabs(*factor) < 1e-2)
+    return std::nullopt;
   return factor;
 }
 

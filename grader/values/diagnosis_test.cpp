@@ -233,6 +233,9 @@ TEST(Diagnosis, ConstantFactor) {
             "an accumulator not reset to 0?");
   got[0] += 1;
   EXPECT_FALSE(ConstantFactor(c.Check(got)).has_value());
+  // Zeros where values belong are no sum taken twice (before: "0.0 times the expected one").
+  std::vector<float> zeros(got.size(), 0.0f);
+  EXPECT_FALSE(ConstantFactor(c.Check(zeros)).has_value());
 }
 
 TEST(Diagnosis, TileMapIsCropped) {
