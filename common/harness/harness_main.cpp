@@ -3,6 +3,7 @@
 // student's code lives in this process, so anything it reports could be forged. See
 // docs/DESIGN.md, "Harness protocol".
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -89,6 +90,11 @@ json outcome_json(const labkit::CaseOutcome& o) {
     transfers.push_back(
         {{"call", t.call}, {"kind", labkit::TransferKindName(t.kind)}, {"bytes", t.bytes}});
   j["transfers"] = transfers;
+  json buffers = json::array();
+  for (const labkit::BufferRecord& b : o.buffers)
+    buffers.push_back(
+        {{"name", b.name}, {"address", std::uint64_t(b.address)}, {"bytes", b.bytes}});
+  j["buffers"] = buffers;
   return j;
 }
 

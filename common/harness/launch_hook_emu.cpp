@@ -78,6 +78,7 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
                        {"shared_stores", c->shared_stores},
                        {"shared_store_bytes", c->shared_store_bytes},
                        {"barriers", c->barriers}};
+    record.accesses.emplace_back("static_shared_bytes", c->static_shared_bytes);
   }
   labkit::RecordLaunch(record);
 }

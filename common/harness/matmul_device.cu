@@ -121,12 +121,20 @@ void release_device() {
   cudaDeviceReset();
 }
 
-CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const MatmulCase& c,
-                            std::vector<float>& C_out) {
+namespace {
+
+// One case on buffers of its own; `buffers` is filled as soon as they are allocated, so that an
+// outcome that ends in a CUDA error still says where they were.
+CaseOutcome run_case(const MatmulExercise& ex, Layout layout, const MatmulCase& c,
+                     std::vector<float>& C_out, std::vector<BufferRecord>& buffers) {
   try {
     DeviceMatrix A(std::size_t(c.m) * c.n, layout);
     DeviceMatrix B(std::size_t(c.n) * c.k, layout);
     DeviceMatrix C(std::size_t(c.m) * c.k, layout);
+    for (const auto& [matrix, name] :
+         {std::pair<const DeviceMatrix*, const char*>{&A, "A"}, {&B, "B"}, {&C, "C"}})
+      buffers.push_back(
+          {name, reinterpret_cast<std::uintptr_t>(matrix->data()), matrix->size() * sizeof(float)});
     A.upload(*c.A);
     B.upload(*c.B);
     C.poison();
@@ -171,6 +179,16 @@ CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const Matmu
   } catch (const StudentException& e) {
     return {"student_exception", "", e.what(), {}};
   }
+}
+
+}  // namespace
+
+CaseOutcome run_matmul_case(const MatmulExercise& ex, Layout layout, const MatmulCase& c,
+                            std::vector<float>& C_out) {
+  std::vector<BufferRecord> buffers;
+  CaseOutcome outcome = run_case(ex, layout, c, C_out, buffers);
+  outcome.buffers = std::move(buffers);
+  return outcome;
 }
 
 namespace {

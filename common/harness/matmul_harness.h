@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +53,14 @@ struct ReplayContext {
   replay::Plan* recorded = nullptr;             // kRecord: filled with the work the function did
 };
 
+// Where one of the harness's matrices lies in device memory, so that labgrade can tell which matrix
+// an address in compute-sanitizer's report belongs to (the tool knows addresses, not names).
+struct BufferRecord {
+  const char* name;        // "A", "B" or "C"
+  std::uintptr_t address;  // of element 0, the pointer the student's function gets
+  std::size_t bytes;       // the matrix alone, without guard zones
+};
+
 struct CaseOutcome {
   // ok | cuda_error | guard_violation | input_modified | replay_refused (the recorded work asked
   // for something the replay does not do; `detail` says what)
@@ -60,6 +69,7 @@ struct CaseOutcome {
   std::string detail;
   std::vector<LaunchRecord> launches;     // what the student's function launched
   std::vector<TransferRecord> transfers;  // what it copied, and host-visible memory it set up
+  std::vector<BufferRecord> buffers;      // A, B and C of the case, once allocated
 };
 
 struct MatmulCase {

@@ -44,7 +44,50 @@ std::string SourceLine(const std::string& executable, const std::string& pc,
   return location;
 }
 
+// The usual cause of an access past the bounds of `matrix` ("A", "B", "C"; "" when not known).
+std::string UnguardedAccessCause(bool write, const std::string& matrix) {
+  if (write && (matrix == "A" || matrix == "B"))
+    return "a store through the wrong pointer: A and B are inputs, only read; check the order "
+           "of the kernel's arguments.";
+  if (write)
+    return "a store into C without a bounds check; guard it with if (row < m && col < k), and "
+           "let every thread still reach the barriers.";
+  if (matrix == "A")
+    return "the load of A without a bounds check, e.g. a tile load in the last partial tile; "
+           "guard it with row < m && the tile's column < n (store 0 in the tile instead).";
+  if (matrix == "B")
+    return "the load of B without a bounds check, e.g. a tile load in the last partial tile; "
+           "guard it with the tile's row < n && col < k (store 0 in the tile instead).";
+  if (matrix == "C")
+    return "a read of C (C += ... or C read back) without the bounds check the store needs.";
+  return "a load of A or B without a bounds check, e.g. a tile load in the last partial tile; "
+         "guard the loads (store 0 instead), not only the store into C.";
+}
+
+// "A" of "A (29 x 29)"; "" when the text names no single matrix.
+std::string MatrixLetter(const std::string& name) {
+  if (name.size() < 2 || name[1] != ' ' || name.find(" or ") != std::string::npos) return "";
+  return name.substr(0, 1);
+}
+
 }  // namespace
+
+std::string OutOfBoundsPosition(long long offset, long long bytes, const std::string& buffer) {
+  const std::string what =
+      buffer.empty() ? "a " + std::to_string(bytes) + "-byte device buffer" : buffer;
+  const long long float_bytes = 4;
+  if (offset % float_bytes != 0 || bytes % float_bytes != 0) {
+    const std::string side = offset < 0 ? std::to_string(-offset) + " before the start"
+                                        : std::to_string(offset - bytes + 1) + " past the end";
+    return "byte " + std::to_string(offset) + " of " + what + ", whose bytes are 0 to " +
+           std::to_string(bytes - 1) + " (" + side + ")";
+  }
+  const long long element = offset / float_bytes, last = bytes / float_bytes - 1;
+  const std::string side = element < 0 ? std::to_string(-element) + " before the start"
+                                       : std::to_string(element - last) + " past the end";
+  return "element " + std::to_string(element) + " of " + what + ", whose elements are 0 to " +
+         std::to_string(last) + " (" + side + ")";
+}
 
 std::string MatricesOfSize(long long bytes, const Shape& shape, bool write) {
   struct Matrix {
@@ -62,6 +105,8 @@ std::string MatricesOfSize(long long bytes, const Shape& shape, bool write) {
   std::string names;
   for (const Matrix& x : matrices)
     if (x.rows * x.cols * float_bytes == bytes) names += (names.empty() ? "" : " or ") + text(x);
+  // A read is a load of an input, where one is that long: C is only written.
+  if (!write && !names.empty() && names[0] != 'C') names = names.substr(0, names.find(" or C ("));
   return names;
 }
 
@@ -81,21 +126,14 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
     const std::string access = Text(d, "access", "access");
     const bool write = access == "write";
     std::string what = "an out-of-bounds " + access + where + at;
+    std::string matrix;
     if (size >= 0 && offset >= 0) {
-      const std::string matrix = shape != nullptr ? MatricesOfSize(size, *shape, write) : "";
-      what += ": " + std::to_string(offset - size) + " byte(s) past the end of " +
-              (matrix.empty() ? "a " + std::to_string(size) + "-byte device buffer"
-                              : matrix + ", " + std::to_string(size) + " bytes");
+      matrix = shape != nullptr ? MatricesOfSize(size, *shape, write) : "";
+      what += ": " + OutOfBoundsPosition(offset, size, matrix);
     }
-    // The advice follows the access: a write past the end is the store into C, a read one of
-    // the loads of A or B.
-    if (write)
-      return what +
-             ". Usual cause: a store into C without a bounds check; guard it with "
-             "if (row < m && col < k), and let every thread still reach the barriers.";
-    return what +
-           ". Usual cause: a load of A or B without a bounds check, e.g. a tile load in the last "
-           "partial tile; guard the loads (store 0 instead), not only the store into C.";
+    // The advice follows the access and the matrix: a write past the end is the store into C,
+    // a read one of the loads of A or B.
+    return what + ". Usual cause: " + UnguardedAccessCause(write, MatrixLetter(matrix));
   }
   if (kind == "invalid_address") {
     return "a " + Text(d, "access", "memory access") +
@@ -132,7 +170,37 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
   return "the CPU backend reported: " + d.dump();
 }
 
-std::string SummariseSanitizerLog(const std::string& log, const std::string& tool) {
+namespace {
+
+// The first line of a memcheck report whose first error is an invalid access: what, where, and
+// for a global access the matrix it fell next to; "" when the log holds no such access.
+std::string FirstAccessLine(const std::string& log, const std::vector<NamedBuffer>& buffers,
+                            std::string& matrix) {
+  const std::optional<MemcheckAccess> access = FirstInvalidAccess(log);
+  if (!access) return "";
+  const bool global = access->space.empty() || access->space == "__global__";
+  std::string line = std::string(access->out_of_bounds ? "an out-of-bounds " : "an invalid ") +
+                     access->operation + (global ? "" : " of " + access->space + " memory");
+  if (!access->kernel.empty()) line += " in " + access->kernel;
+  if (!access->thread.empty()) line += ", thread " + access->thread + " of block " + access->block;
+  if (!access->source.empty()) line += " at " + access->source;
+  if (!access->out_of_bounds || !global) return line;
+  const std::optional<BufferPosition> at = LocateAccess(*access, buffers);
+  if (!at) return line;
+  const NamedBuffer* b = at->buffer;
+  matrix = b != nullptr ? b->matrix : "";
+  std::string name = b != nullptr ? b->name : "";
+  if (b == nullptr && !buffers.empty())
+    name = "a " + std::to_string(at->bytes) + "-byte device buffer that is not A, B or C";
+  line += ": " + OutOfBoundsPosition(at->offset, at->bytes, name);
+  if (b != nullptr && !b->case_name.empty()) line += ", in " + b->case_name;
+  return line;
+}
+
+}  // namespace
+
+std::string SummariseSanitizerLog(const std::string& log, const std::string& tool,
+                                  const std::vector<NamedBuffer>& buffers) {
   static const std::regex summary(R"((ERROR|RACECHECK) SUMMARY: (\d+) (error|hazard))");
   static const std::regex error_line(R"(=+ +(Invalid |Error: |Race reported|Program hit))");
   std::smatch m;
@@ -156,14 +224,26 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
     kept += "  " + text + "\n";
     ++count;
   }
+  const std::string counted = "compute-sanitizer " + tool + " found " + found + " " + unit + "(s)";
   // The first line names the cause; compute-sanitizer's own lines follow as the evidence.
   if (tool == "racecheck")
     return "a race in shared memory: threads read what another thread of the block writes, with "
-           "no __syncthreads() between them (compute-sanitizer racecheck found " + found + " " +
-           unit + "(s)):\n" + kept +
+           "no __syncthreads() between them (" +
+           counted + "):\n" + kept +
            "Usual cause: a missing barrier after loading a tile, or before overwriting it.";
   const bool reads = log.find("Invalid __global__ read") != std::string::npos;
   const bool writes = log.find("Invalid __global__ write") != std::string::npos;
+  std::string matrix;  // the matrix the first access fell next to, when known
+  const std::string first = FirstAccessLine(log, buffers, matrix);
+  if (!first.empty()) {
+    const std::optional<MemcheckAccess> access = FirstInvalidAccess(log);
+    const bool shared = access->space == "__shared__";
+    const std::string cause =
+        shared ? "an index into a __shared__ array past its size (a tile index that reaches "
+                 "TILE, or a tile declared smaller than the block)."
+               : UnguardedAccessCause(access->operation == "write", matrix);
+    return first + ". " + counted + ":\n" + kept + "Usual cause: " + cause;
+  }
   const std::string what = reads && !writes   ? "reads outside device memory"
                            : writes && !reads ? "writes outside device memory"
                                               : "accesses outside device memory";
@@ -171,12 +251,13 @@ std::string SummariseSanitizerLog(const std::string& log, const std::string& too
       reads && !writes   ? "a load of A or B (a partial tile's) without a bounds check."
       : writes && !reads ? "the store into C without a bounds check (row < m && col < k)."
                          : "a load of A or B, or the store into C, without a bounds check.";
-  return what + " (compute-sanitizer " + tool + " found " + found + " " + unit + "(s)):\n" +
-         kept + "Usual cause: " + cause;
+  return what + " (" + counted + "):\n" + kept + "Usual cause: " + cause;
 }
 
-std::string SanitizerFindingText(const std::string& log, const std::string& tool) {
-  if (std::string summary = SummariseSanitizerLog(log, tool); !summary.empty()) return summary;
+std::string SanitizerFindingText(const std::string& log, const std::string& tool,
+                                 const std::vector<NamedBuffer>& buffers) {
+  if (std::string summary = SummariseSanitizerLog(log, tool, buffers); !summary.empty())
+    return summary;
   if (tool == "racecheck")
     return "a race in shared memory: compute-sanitizer racecheck found a hazard (its exit status "
            "says so), but its report is missing or unreadable. Usual cause: a missing "

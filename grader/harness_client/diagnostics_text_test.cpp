@@ -11,10 +11,29 @@ TEST(DiagnosticsText, OutOfBoundsReadNamesKernelThreadAndDistance) {
       "block": [1, 1, 0], "thread": [3, 0, 0]})");
   EXPECT_EQ(DescribeEmuDiagnostic(d, "", nullptr),
             "an out-of-bounds read in matmul_tiled_any_kernel(float const*, float const*, float*, "
-            "int, int, int), thread (3,0,0) of block (1,1,0): 4 byte(s) past the end of a "
-            "3364-byte device buffer. Usual cause: a load of A or B without a bounds check, e.g. a "
-            "tile load in the last partial tile; guard the loads (store 0 instead), not only the "
-            "store into C.");
+            "int, int, int), thread (3,0,0) of block (1,1,0): element 842 of a 3364-byte device "
+            "buffer, whose elements are 0 to 840 (2 past the end). Usual cause: a load of A or B "
+            "without a bounds check, e.g. a tile load in the last partial tile; guard the loads "
+            "(store 0 instead), not only the store into C.");
+}
+
+// With the case's shape, a read names the matrix of that size, and the advice its own load.
+TEST(DiagnosticsText, OutOfBoundsReadOfBNamesB) {
+  const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "read",
+      "buffer_bytes": 1820, "offset": 1820, "kernel": "_Z1kPKfS0_Pfiii"})");
+  const Shape shape{517, 5, 91};
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr, &shape);
+  EXPECT_NE(text.find(": element 455 of B (5 x 91), whose elements are 0 to 454 (1 past the end)."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Usual cause: the load of B without a bounds check"), std::string::npos);
+}
+
+TEST(DiagnosticsText, OutOfBoundsPositionBeforeTheStartAndInBytes) {
+  EXPECT_EQ(OutOfBoundsPosition(-8, 64, "A (4 x 4)"),
+            "element -2 of A (4 x 4), whose elements are 0 to 15 (2 before the start)");
+  EXPECT_EQ(OutOfBoundsPosition(66, 64, ""),
+            "byte 66 of a 64-byte device buffer, whose bytes are 0 to 63 (3 past the end)");
 }
 
 // Before, a write past the end of C got the advice about unguarded loads of A or B, and the buffer
@@ -26,21 +45,22 @@ TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
   const Shape shape{13, 5, 128};
   EXPECT_EQ(DescribeEmuDiagnostic(d, "", nullptr, &shape),
             "an out-of-bounds write in k(float const*, float const*, float*, int, int, int), "
-            "thread (0,0,0) of block (0,1,0): 0 byte(s) past the end of C (13 x 128), 6656 bytes. "
+            "thread (0,0,0) of block (0,1,0): element 1664 of C (13 x 128), whose elements are 0 "
+            "to 1663 (1 past the end). "
             "Usual cause: a store into C without a bounds check; guard it with "
             "if (row < m && col < k), and let every thread still reach the barriers.");
 }
 
 TEST(DiagnosticsText, MatricesOfSizeNamesEveryCandidate) {
   const Shape square{29, 29, 29};
-  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false),
-            "A (29 x 29) or B (29 x 29) or C (29 x 29)");
+  EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, false), "A (29 x 29) or B (29 x 29)");
   EXPECT_EQ(MatricesOfSize(29 * 29 * 4, square, true), "C (29 x 29)");
   const Shape tall{128, 13, 64};
   EXPECT_EQ(MatricesOfSize(128 * 13 * 4, tall, false), "A (128 x 13)");
   EXPECT_EQ(MatricesOfSize(13 * 64 * 4, tall, false), "B (13 x 64)");
   EXPECT_EQ(MatricesOfSize(128 * 64 * 4, tall, true), "C (128 x 64)");
   EXPECT_EQ(MatricesOfSize(12, tall, false), "");
+  EXPECT_EQ(MatricesOfSize(128 * 64 * 4, tall, false), "C (128 x 64)");  // only C is that long
 }
 
 TEST(DiagnosticsText, DivergentBarrierSaysWhatToDo) {
@@ -61,12 +81,16 @@ TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
       "=========     Address 0x7f0000000d24 is out of bounds\n"
       "========= ERROR SUMMARY: 1 error\n";
   const std::string text = SummariseSanitizerLog(log, "memcheck");
-  EXPECT_EQ(text.rfind("reads outside device memory (compute-sanitizer memcheck found 1 error(s)):\n",
-                       0),
-            0u)
+  // No buffers of the harness's to place the address among: the access, without a matrix.
+  EXPECT_EQ(
+      text.rfind("an out-of-bounds read in matmul_tiled_any_kernel(const float *, const float "
+                 "*, float *, int, int, int), thread (3,0,0) of block (1,1,0) at "
+                 "/s/matmul.cu:88. compute-sanitizer memcheck found 1 error(s):\n",
+                 0),
+      0u)
       << text;
   EXPECT_NE(text.find("a load of A or B"), std::string::npos);
-  EXPECT_EQ(text.find("the store into C"), std::string::npos);
+  EXPECT_EQ(text.find("a store into C without"), std::string::npos);
   EXPECT_NE(text.find("/s/matmul.cu:88"), std::string::npos);
   EXPECT_NE(text.find("by thread (3,0,0) in block (1,1,0)"), std::string::npos);
 }
@@ -84,12 +108,12 @@ TEST(DiagnosticsText, ErrorLinesCountWithoutASummary) {
       "========= Invalid __global__ write of size 4 bytes\n"
       "=========     at k()+0x10 in /s/matmul.cu:9\n";
   const std::string text = SummariseSanitizerLog(log, "memcheck");
-  EXPECT_EQ(text.rfind(
-                "writes outside device memory (compute-sanitizer memcheck found at least 1 error(s)):\n",
-                0),
+  EXPECT_EQ(text.rfind("an invalid write in k() at /s/matmul.cu:9. compute-sanitizer "
+                       "memcheck found at least 1 error(s):\n",
+                       0),
             0u)
       << text;
-  EXPECT_NE(text.find("the store into C without a bounds check"), std::string::npos);
+  EXPECT_NE(text.find("a store into C without a bounds check"), std::string::npos);
 }
 
 TEST(DiagnosticsText, InvalidAddressIsExplained) {

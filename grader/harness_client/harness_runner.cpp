@@ -189,6 +189,7 @@ LaunchInfo ParseLaunch(const json& l) {
     a.shared_loads = IntegerField(*counts, "shared_loads", 0);
     a.shared_stores = IntegerField(*counts, "shared_stores", 0);
     a.barriers = IntegerField(*counts, "barriers", 0);
+    a.static_shared_bytes = IntegerField(*counts, "static_shared_bytes", 0);
   }
   return info;
 }
@@ -218,6 +219,21 @@ TransferInfo ParseTransfer(const json& t) {
   info.kind = text("kind");
   if (t.contains("bytes") && t["bytes"].is_number()) info.bytes = t["bytes"].get<long long>();
   return info;
+}
+
+// A buffer line of the harness's: a matrix it does not have, or an address or size that is not a
+// number, leaves the buffer out (an unnamed address is reported as it is).
+std::optional<HarnessBuffer> ParseBuffer(const json& b) {
+  if (!b.is_object()) return std::nullopt;
+  HarnessBuffer buffer;
+  buffer.matrix = TextField(b, "name");
+  if (buffer.matrix != "A" && buffer.matrix != "B" && buffer.matrix != "C") return std::nullopt;
+  const auto address = b.find("address");
+  if (address == b.end() || !address->is_number_unsigned()) return std::nullopt;
+  buffer.address = address->get<std::uint64_t>();
+  buffer.bytes = IntegerField(b, "bytes", -1);
+  if (buffer.bytes <= 0) return std::nullopt;
+  return buffer;
 }
 
 // What a record run left: its plans' folder, how its process ended, the emulator's notes on the
@@ -429,6 +445,9 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
         if (line.contains("transfers") && line["transfers"].is_array())
           for (const json& t : line["transfers"])
             if (t.is_object()) r.transfers.push_back(ParseTransfer(t));
+        if (line.contains("buffers") && line["buffers"].is_array())
+          for (const json& b : line["buffers"])
+            if (auto buffer = ParseBuffer(b)) r.buffers.push_back(*buffer);
         if (line.contains("values") && line["values"].is_object()) r.values = line["values"];
         r.memory_refused = ParseMemoryRefusal(line);
       }

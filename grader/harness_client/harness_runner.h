@@ -4,6 +4,7 @@
 // Nothing here judges a result.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -72,6 +73,8 @@ struct MemoryAccesses {
   long long shared_loads = 0;
   long long shared_stores = 0;
   long long barriers = 0;  // __syncthreads() passed, once per block and barrier
+  // CPU backend: the bytes of fixed-size __shared__ arrays the largest block declared; GPU: 0.
+  long long static_shared_bytes = 0;
 };
 
 struct LaunchInfo {
@@ -100,6 +103,15 @@ struct MemoryRefusal {
   long long limit_bytes = 0;
 };
 
+// Where the harness put one of a case's matrices in device memory (its "buffers" list), for
+// naming the matrix at an address compute-sanitizer reports. Told by the process the student's
+// code runs in: it names a matrix in a message and decides nothing.
+struct HarnessBuffer {
+  std::string matrix;  // "A", "B" or "C"
+  std::uint64_t address = 0;
+  long long bytes = 0;
+};
+
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
@@ -111,6 +123,7 @@ struct CaseRun {
   std::vector<float> C;
   std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
+  std::vector<HarnessBuffer> buffers;   // A, B and C, where the harness allocated them
   nlohmann::json values;  // a query's answers, {"name": {"student", "expected", "hints"}}; else null
   // The process's first refusal of device memory, on the line of the case it happened in (or the
   // first one after it).

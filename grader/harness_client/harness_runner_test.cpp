@@ -105,13 +105,35 @@ TEST(HarnessRunner, ReadsForgedLinesOfAnyShapeWithoutStopping) {
   EXPECT_TRUE(run.cases[1].transfers.empty());
 }
 
+// Where the harness put each case's A, B and C, for naming the matrix at an address of
+// compute-sanitizer's (memcheck_log.h). An entry naming no matrix of the harness's, or with an
+// address or size that is no number, is left out; 64-bit addresses come through whole.
+TEST(HarnessRunner, ReadsWhereEachCasesMatricesLie) {
+  const HarnessRun run = RunOnTwoCases(
+      R"({"type": "case", "id": "c0", "status": "cuda_error", "buffers": [)"
+      R"({"name": "A", "address": 140737488351232, "bytes": 4},)"
+      R"({"name": "B", "address": 18446744073709551360, "bytes": 4},)"
+      R"({"name": "D", "address": 4096, "bytes": 4}, {"name": "C", "address": -1, "bytes": 4},)"
+      R"({"name": "C", "address": 8192, "bytes": "4"}, 7]})"
+      "\n"
+      R"({"type": "case", "id": "c1", "status": "ok", "buffers": "none"})"
+      "\n");
+  ASSERT_EQ(run.cases[0].buffers.size(), 2u);
+  EXPECT_EQ(run.cases[0].buffers[0].matrix, "A");
+  EXPECT_EQ(run.cases[0].buffers[0].address, 140737488351232ULL);
+  EXPECT_EQ(run.cases[0].buffers[0].bytes, 4);
+  EXPECT_EQ(run.cases[0].buffers[1].matrix, "B");
+  EXPECT_EQ(run.cases[0].buffers[1].address, 18446744073709551360ULL);
+  EXPECT_TRUE(run.cases[1].buffers.empty());
+}
+
 // A counting run (CPU backend) asks the emulator for counts and reads them from each launch; a
 // count of the wrong type reads as 0, a launch without counts has none.
 TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
   const HarnessRun run = RunOnTwoCases(
       R"({"type": "case", "id": "c0", "status": "ok", "launches": [{"kernel": "k", "accesses": )"
       R"({"global_load_bytes": 32768, "global_store_bytes": 16384, "shared_loads": 9, )"
-      R"("shared_stores": 8, "barriers": "many"}}, {"kernel": "j"}]})"
+      R"("shared_stores": 8, "barriers": "many", "static_shared_bytes": 2048}}, {"kernel": "j"}]})"
       "\n");
   ASSERT_EQ(run.cases[0].launches.size(), 2u);
   const std::optional<MemoryAccesses>& a = run.cases[0].launches[0].accesses;
@@ -121,6 +143,7 @@ TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
   EXPECT_EQ(a->shared_loads, 9);
   EXPECT_EQ(a->shared_stores, 8);
   EXPECT_EQ(a->barriers, 0);
+  EXPECT_EQ(a->static_shared_bytes, 2048);
   EXPECT_FALSE(run.cases[0].launches[1].accesses.has_value());
 
   const std::string dir = std::filesystem::temp_directory_path() /

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exercise_grader.h"
+#include "memcheck_log.h"
 
 namespace labkit {
 
@@ -71,8 +72,18 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
 // What a run under `tool` found (failed: kDataRaceCause for racecheck, "memcheck" for memcheck),
 // that the tool could not run (grader_error, "sanitizer_unavailable") or did not finish
 // (grader_error, "sanitizer_incomplete"), or passed. Found or not is compute-sanitizer's exit
-// status (sanitizer_end.h); the log only words the finding.
-Finding SanitizerFinding(const HarnessRun& run, const std::string& tool);
+// status (sanitizer_end.h); the log only words the finding. `cases`, those of the run, give the
+// shapes with which memcheck's message names a matrix.
+Finding SanitizerFinding(const HarnessRun& run, const std::string& tool,
+                         const std::vector<MatrixCase>& cases = {});
+
+// The harness's matrices in `run`, for naming the one an address of memcheck's falls next to;
+// shapes and case names from `cases` (by id). The case memcheck's first error came from comes
+// first: the last case that allocated its matrices and did not end well. Memcheck's error is
+// sticky, so no later case gets as far as allocating; an earlier case can fail without a memory
+// error (a launch refused for its configuration), and the allocator hands its addresses out again.
+std::vector<NamedBuffer> HarnessBuffers(const HarnessRun& run,
+                                        const std::vector<MatrixCase>& cases);
 
 // GPU backend: the default build of one exercise under each of `tools`; passed when all are clean.
 Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<MatrixCase>& cases,

@@ -217,19 +217,36 @@ std::vector<CaseSummary> CaseSummaries(ToleranceModel model, const HarnessRun& r
   return summaries;
 }
 
+// What the case's launches tell the diagnosis: how many there were and, for one launch of a 2-D
+// (or 1-D) grid, the threads it had along x and y.
+DiagnosisOptions LaunchOptions(const Exercise& ex, const CaseRun& r) {
+  DiagnosisOptions options;
+  options.kernel = !ex.kernel.empty();
+  if (!options.kernel) return options;
+  options.launches = static_cast<int64_t>(r.launches.size());
+  if (r.launches.size() != 1) return options;
+  const LaunchInfo& l = r.launches.front();
+  if (l.grid[2] * l.block[2] != 1) return options;
+  auto dims = [](const long long* d) {
+    return std::to_string(d[0]) + " x " + std::to_string(d[1]) + " x " + std::to_string(d[2]);
+  };
+  options.threads = {l.grid[0] * l.block[0], l.grid[1] * l.block[1],
+                     FunctionName(l.kernel) + " was launched with a grid of " + dims(l.grid) +
+                         " blocks of " + dims(l.block) + " threads"};
+  return options;
+}
+
 // When case `i` has nothing written, another failing case may show more: a guard that skips row 0
 // leaves a 1 x 1 C empty, which alone looks like a kernel never launched. The first other failing
 // case with some elements written and a recognised pattern gives the cause; else `fallback`.
 std::string CauseInAnotherCase(const GradeEnv& env, const Exercise& ex, ToleranceModel model,
                                const HarnessRun& run, const std::vector<MatrixCase>& cases,
                                std::size_t i, const std::string& fallback) {
-  DiagnosisOptions options;
-  options.kernel = !ex.kernel.empty();
   for (std::size_t j = 0; j < cases.size() && j < run.cases.size(); ++j) {
     if (j == i || !run.cases[j].reported || run.cases[j].status != "ok") continue;
     const auto check = CheckProduct(model, cases[j].shape, cases[j].A, cases[j].B, run.cases[j].C);
     if (!check.ok() || check->passed() || NothingWritten(*check)) continue;
-    const std::string cause = ValueCause(*check, env.spec.tile, options);
+    const std::string cause = ValueCause(*check, env.spec.tile, LaunchOptions(ex, run.cases[j]));
     if (!cause.empty()) return CaseName(cases[j]) + " shows more: " + cause;
   }
   return fallback;
@@ -250,20 +267,27 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
           ? ""
           : " (in the build with fused multiply-add off, which must match the sequential float "
             "sum bit for bit: keep the inner index ascending and accumulate in one float)";
-  DiagnosisOptions options;
-  options.kernel = !ex.kernel.empty();
-  const Diagnosis d = Diagnose(*check, c.A, c.B, env.spec.tile, options);
+  const Diagnosis d = Diagnose(*check, c.A, c.B, env.spec.tile, LaunchOptions(ex, run.cases[i]));
   // Across cases only in the default build: without fused multiply-add, any sum taken in another
   // order is wrong, whatever the shape.
   const std::string across = flavour == Flavour::kDefault
                                  ? CauseAcrossCases(CaseSummaries(model, run, cases), env.spec.tile)
                                  : "";
-  const std::string cause =
-      NothingWritten(*check) ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause) : d.cause;
+  // A case that shows nothing (all of C unwritten, or a C too small for any pattern: 1 x 1) takes
+  // the cause another failing case shows. A larger C without a pattern keeps its silence: another
+  // case's weaker pattern would be a guess about this one.
+  constexpr int64_t kFewestForAPattern = 4;
+  const bool too_small = d.cause.empty() && check->checked < kFewestForAPattern;
+  const std::string cause = NothingWritten(*check) || too_small
+                                ? CauseInAnotherCase(env, ex, model, run, cases, i, d.cause)
+                                : d.cause;
   // Values the host made explain everything else: they belong to other inputs.
   std::string host = HostValuesHint(run.cases[i]);
   if (!host.empty()) host.pop_back();
+  // A cause the launch or the values show outranks a pattern across cases.
+  const bool definite = d.definite && cause == d.cause;
   const std::string headline = !host.empty()     ? host
+                               : definite        ? cause
                                : !across.empty() ? across
                                : !cause.empty()  ? cause
                                                  : d.summary;
@@ -271,7 +295,7 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   const std::string details =
       headline == d.summary ? d.details.substr(d.summary.size() + 1) : d.details;
   std::string text = "wrong result in " + CaseName(c) + build + ": " + headline + "\n" + details;
-  if (!across.empty() && !cause.empty()) text += cause + "\n";
+  if (!across.empty() && !cause.empty() && headline != cause) text += cause + "\n";
   return text;
 }
 

@@ -227,6 +227,27 @@ TEST_F(JudgeTest, AnExceptionFromTheStudentsFunctionFailsTheExercise) {
   EXPECT_TRUE(Has(v.message, "in case 16x16x16 (m x n x k), your function threw")) << v.message;
 }
 
+// Threads whose store index lands on one element: the result changes with the thread order, and
+// before, the cause given was "A missing __syncthreads()?". The values show where they belong.
+TEST_F(JudgeTest, ValuesThatBelongElsewhereAreAStoreIndexNotABarrier) {
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.build == "default" && call.order.empty()) a.values = CaseAnswer::Values::kShifted;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "thread_order");
+  EXPECT_EQ(v.message.rfind("several threads store into the same element of C, so the result "
+                            "depends on the order in which they run: in case 16x16x16",
+                            0),
+            0u)
+      << v.message;
+  EXPECT_TRUE(Has(v.message, "C at row 0, column 0 holds the value of row 0, column 1"))
+      << v.message;
+  EXPECT_FALSE(Has(v.message, "__syncthreads")) << v.message;
+}
+
 TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
   harness_.on_case = [](const HarnessCall&, const std::string&) {
     CaseAnswer a;
@@ -280,6 +301,62 @@ TEST_F(JudgeTest, TheCountedShapeIsDrawnFromTheSeedNearThePublishedOne) {
     }
   }
   EXPECT_GT(seen.size(), 20u);
+}
+
+// CPU backend without nvcc (no ptxas report): before, the barrier and the shared-memory rules were
+// "not checked" and passed; the counting build's run says what the kernels did instead.
+class EmulatedDeclarationsTest : public JudgeTest {
+ protected:
+  void SetUp() override {
+    JudgeTest::SetUp();
+    builds_[Flavour::kCounting] = ScriptedBuild(dir_ + "/counting");
+    Technique t;
+    t.uses_barrier = true;
+    t.max_static_shared_bytes = 0;  // lab 04's dynamic tiles
+    spec_.exercises[0].technique = t;
+  }
+  // The counting build's launches pass `barriers` barriers and reach `static_bytes` of
+  // fixed-size __shared__ arrays.
+  void Counts(long long barriers, long long static_bytes) {
+    harness_.on_case = [=](const HarnessCall& call, const std::string&) {
+      CaseAnswer a;
+      if (call.build == "counting")
+        a.launches[0]["accesses"] = {
+            {"shared_loads", 64}, {"barriers", barriers}, {"static_shared_bytes", static_bytes}};
+      return a;
+    };
+  }
+};
+
+TEST_F(EmulatedDeclarationsTest, TheCountsJudgeWhatPtxasWouldHave) {
+  Counts(8, 0);
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_FALSE(v.unchecked);
+  EXPECT_TRUE(v.notes.empty());
+
+  Counts(0, 0);
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "tiled never waits at __syncthreads()")) << v.message;
+
+  Counts(8, 2048);
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "tiled declares 2048 bytes of fixed-size __shared__ arrays"))
+      << v.message;
+}
+
+// Registers are a GPU's: they stay unchecked, and the note says why.
+TEST_F(EmulatedDeclarationsTest, RegistersStayUnchecked) {
+  spec_.exercises[0].technique->max_registers = 64;
+  Counts(8, 0);
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  EXPECT_TRUE(v.unchecked);
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_TRUE(Has(v.notes[0], "registers and local memory not checked")) << v.notes[0];
 }
 
 TEST_F(JudgeTest, ParameterSetsSayWhichOneFailed) {
@@ -346,6 +423,49 @@ ProcessAnswer SanitizerCannotStartTheProgram(const HarnessCall& call) {
   p.device_line = p.done = false;
   p.output = "========= Error: No attachable process found.\n";
   return p;
+}
+
+// Before, memcheck's read past the end of B was "reads outside device memory": the tool knows
+// the address and its allocation, the harness where it put each case's A, B and C. The first line
+// names the matrix, its shape, the element and the case; the earlier case that failed without a
+// memory error, whose B sat at the same address, is not the one named.
+TEST_F(JudgeTest, GpuBackendMemcheckNamesTheMatrixAndTheCase) {
+  const auto buffers = [](std::uint64_t a, std::uint64_t b, std::uint64_t c, const Shape& s) {
+    return json::array({{{"name", "A"}, {"address", a}, {"bytes", s.m * s.n * 4}},
+                        {{"name", "B"}, {"address", b}, {"bytes", s.n * s.k * 4}},
+                        {{"name", "C"}, {"address", c}, {"bytes", s.m * s.k * 4}}});
+  };
+  harness_.on_case = [&](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.tool != "memcheck") return a;
+    a.status = "cuda_error";
+    a.error = id == "tiled_0" ? "cudaErrorInvalidConfiguration" : "cudaErrorLaunchFailure";
+    // 16x16x16 then 17x5x9: B of the second case where the first case's B was.
+    a.buffers = id == "tiled_0"
+                    ? buffers(0x7f0000000000, 0x7f0000000400, 0x7f0000000800, {16, 16, 16})
+                    : buffers(0x7f0000001000, 0x7f0000000400, 0x7f0000000800, {17, 5, 9});
+    return a;
+  };
+  harness_.on_process = MemcheckFinds(
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at tiled(const float *, const float *, float *, int, int, int)+0x1d0 in "
+      "/s/matmul.cu:31\n"
+      "=========     by thread (3,1,0) in block (0,0,0)\n"
+      "=========     Address 0x7f00000004b4 is out of bounds\n"
+      "=========     and is 1 bytes after the nearest allocation at 0x7f0000000400 of size 180 "
+      "bytes\n"
+      "========= ERROR SUMMARY: 1 error\n");
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "memcheck");
+  const std::string first = v.message.substr(0, v.message.find('\n'));
+  EXPECT_EQ(first,
+            "an out-of-bounds read in tiled(const float *, const float *, float *, int, int, "
+            "int), thread (3,1,0) of block (0,0,0) at /s/matmul.cu:31: element 45 of B (5 x 9), "
+            "whose elements are 0 to 44 (1 past the end), in case 17x5x9 (m x n x k). "
+            "compute-sanitizer memcheck found 1 error(s):")
+      << v.message;
+  EXPECT_TRUE(Has(v.message, "Usual cause: the load of B without a bounds check")) << v.message;
 }
 
 TEST_F(JudgeTest, GpuBackendSanitizerThatCannotRunIsTheGradersFault) {

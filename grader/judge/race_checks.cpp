@@ -9,6 +9,7 @@
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
 #include "sanitizer_end.h"
+#include "store_pattern.h"
 #include "tolerance.h"
 #include "tsan_report.h"
 
@@ -59,6 +60,19 @@ Finding OrderFailure(GradeEnv& env, const Exercise& ex, const std::vector<Matrix
         // FormatNumber prints as many digits as tell two floats apart: with six, both values of
         // a summation-order difference read the same.
         std::ostringstream msg;
+        // Right values in the wrong places: threads whose index lands on the same element, the
+        // last to store winning. No barrier has anything to do with it.
+        const auto check =
+            CheckProduct(env.spec.tolerance.model, cases[i].shape, cases[i].A, cases[i].B, a);
+        if (const auto misplaced = check.ok() ? MisplacedValues(*check) : std::nullopt) {
+          msg << "several threads store into the same element of C, so the result depends on the "
+                 "order in which they run: in "
+              << CaseName(cases[i]) << ", C at row " << row << ", column " << col << " is "
+              << FormatNumber(a[e]) << " when a block's threads run first to last, but "
+              << FormatNumber(b[e]) << " in " << order << " order. "
+              << MisplacedCause(*check, *misplaced);
+          return {GradeStatus::kFailed, kThreadOrderCause, msg.str()};
+        }
         msg << "the result depends on the order in which threads run: in " << CaseName(cases[i])
             << ", C at row " << row << ", column " << col << " is " << FormatNumber(a[e])
             << " when a block's threads run first to last between barriers, but "
@@ -178,12 +192,42 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
   return options;
 }
 
-Finding SanitizerFinding(const HarnessRun& run, const std::string& tool) {
+std::vector<NamedBuffer> HarnessBuffers(const HarnessRun& run,
+                                        const std::vector<MatrixCase>& cases) {
+  auto named = [&](const CaseRun& r) {
+    const MatrixCase* shape = nullptr;
+    for (const MatrixCase& c : cases)
+      if (c.id == r.id) shape = &c;
+    std::vector<NamedBuffer> buffers;
+    for (const HarnessBuffer& b : r.buffers) {
+      NamedBuffer n{b.matrix, b.matrix, "", b.address, b.bytes};
+      if (shape != nullptr) {
+        const Shape& s = shape->shape;
+        const int64_t rows = b.matrix == "B" ? s.n : s.m, cols = b.matrix == "A" ? s.n : s.k;
+        n.name += " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")";
+        n.case_name = CaseName(*shape);
+      }
+      buffers.push_back(std::move(n));
+    }
+    return buffers;
+  };
+  std::vector<NamedBuffer> first, rest;
+  for (auto r = run.cases.rbegin(); r != run.cases.rend(); ++r) {
+    std::vector<NamedBuffer> own = named(*r);
+    const bool faulted = first.empty() && !own.empty() && r->status != "ok";
+    (faulted ? first : rest).insert((faulted ? first : rest).end(), own.begin(), own.end());
+  }
+  first.insert(first.end(), rest.begin(), rest.end());
+  return first;
+}
+
+Finding SanitizerFinding(const HarnessRun& run, const std::string& tool,
+                         const std::vector<MatrixCase>& cases) {
   const SanitizerEnd end = ClassifySanitizerEnd(run, kComputeSanitizerFoundExitCode);
   if (end == SanitizerEnd::kClean) return {};
   if (end == SanitizerEnd::kFound)
     return {GradeStatus::kFailed, tool == "racecheck" ? kDataRaceCause : tool,
-            SanitizerFindingText(run.sanitizer_log, tool)};
+            SanitizerFindingText(run.sanitizer_log, tool, HarnessBuffers(run, cases))};
   if (end == SanitizerEnd::kNotStarted || (end == SanitizerEnd::kIncomplete && !HarnessSpoke(run)))
     return {GradeStatus::kGraderError, "sanitizer_unavailable",
             "compute-sanitizer could not run here: " + run.process.Describe() + "\n" +
@@ -198,7 +242,7 @@ Finding SanitizerFailure(GradeEnv& env, const Exercise& ex, const std::vector<Ma
     const HarnessRun run =
         RunHarness(env.runner, executable, dir + "/" + tool,
                    SanitizerOptions(ex.id, tool, Replayed(ex)), SanitizerCases(tool, cases));
-    Finding found = SanitizerFinding(run, tool);
+    Finding found = SanitizerFinding(run, tool, SanitizerCases(tool, cases));
     if (!found.passed()) return found;
   }
   return {};

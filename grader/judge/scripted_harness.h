@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -75,7 +76,8 @@ struct CaseAnswer {
   std::string error, detail;
   // C(0, 0) as asked; kPoison leaves the harness's fill there (or, on the emulator, its NaN
   // pattern come through from memory never written).
-  enum class Values { kRight, kUlpOff, kWrong, kPoison } values = Values::kRight;
+  // kShifted: each element holds the next one's right value (a store at the wrong index).
+  enum class Values { kRight, kUlpOff, kWrong, kPoison, kShifted } values = Values::kRight;
   // A CPU-backend diagnostic the emulator writes while it runs the case (stamped with its id).
   json emu_diagnostic;
   // The harness's report of a device-memory refusal on the case line (device_memory_refused).
@@ -84,6 +86,8 @@ struct CaseAnswer {
                                 {"grid", {1, 1, 1}},
                                 {"block", {16, 16, 1}},
                                 {"dynamic_shared_bytes", 0}}});
+  // The case's "buffers" (where the harness put A, B and C); null writes none.
+  json buffers;
 };
 
 // The "timing" line of a run with a timing request (the speed item).
@@ -192,6 +196,7 @@ class ScriptedHarness : public ProcessRunner {
                    {"status", answer.status}, {"error", answer.error},
                    {"detail", answer.detail}, {"launches", answer.launches}};
       if (answer.memory_refused.is_object()) line["device_memory_refused"] = answer.memory_refused;
+      if (answer.buffers.is_array()) line["buffers"] = answer.buffers;
       out << line.dump() << "\n";
       if (answer.status != "ok") continue;
       const Shape shape{c.at("m"), c.at("n"), c.at("k")};
@@ -202,6 +207,8 @@ class ScriptedHarness : public ProcessRunner {
         product[0] = std::nextafter(product[0], 1e30f);
       if (answer.values == CaseAnswer::Values::kWrong) product[0] = 2 * product[0] + 1;
       if (answer.values == CaseAnswer::Values::kPoison) product[0] = FloatFromBits(kPoisonBits);
+      if (answer.values == CaseAnswer::Values::kShifted)
+        std::rotate(product.begin(), product.begin() + 1, product.end());
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
     if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);

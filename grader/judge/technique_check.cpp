@@ -222,6 +222,66 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
 
 namespace {
 
+// The case a counting run reads declarations off: the largest of the exercise's own cases up to
+// 64 x 64 x 64 (several blocks and tile phases, and a shape the exercise accepts), else its
+// smallest.
+MatrixCase DeclarationCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
+  std::vector<MatrixCase> cases = CasesFor(env, ex);
+  auto volume = [](const MatrixCase& c) { return c.shape.m * c.shape.n * c.shape.k; };
+  std::sort(cases.begin(), cases.end(),
+            [&](const MatrixCase& a, const MatrixCase& b) { return volume(a) < volume(b); });
+  MatrixCase chosen = cases.front();
+  for (const MatrixCase& c : cases)
+    if (volume(c) <= 64 * 64 * 64) chosen = c;
+  chosen.id = ex.id + "_declarations";
+  chosen.exercise = run_id;
+  return chosen;
+}
+
+// CPU backend without nvcc (whose ptxas report says what kernels declare): the same facts as the
+// emulator saw the kernels use them in a counting run of one case, per kernel launched, the
+// __shared__ arrays of fixed size the largest block reached and whether any block passed a
+// barrier. Registers and local memory have no counterpart on a CPU: left at 0, for the caller
+// not to check. nullopt, with `why_not`, when the counting run could not tell.
+std::optional<ResourceReport> EmulatedDeclarations(GradeEnv& env, const Exercise& ex,
+                                                   const std::string& run_id,
+                                                   const std::string& dir, std::string& why_not) {
+  const BuildOutcome& build = CountingBuild(env);
+  if (!build.ok) {
+    why_not = "the build in which the CPU backend counts what kernels do failed: " +
+              build.message.substr(0, 300);
+    return std::nullopt;
+  }
+  const std::vector<MatrixCase> cases = {DeclarationCase(env, ex, run_id)};
+  const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/declarations",
+                                    CountingOptions(env, run_id), cases);
+  const Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
+                                       Flavour::kDefault, build.executable);
+  if (!failure.passed()) {
+    why_not = "the run in which the CPU backend counts what kernels do failed: " +
+              failure.message.substr(0, 300);
+    return std::nullopt;
+  }
+  ResourceReport report;
+  for (const LaunchInfo& l : run.cases.front().launches) {
+    if (!l.accesses) {
+      why_not = "the CPU backend's counting run reported no counts for " + FunctionName(l.kernel);
+      return std::nullopt;
+    }
+    auto k = std::find_if(report.kernels.begin(), report.kernels.end(),
+                          [&](const KernelResources& r) { return r.mangled == l.kernel; });
+    if (k == report.kernels.end()) {
+      report.kernels.push_back({});
+      k = std::prev(report.kernels.end());
+      k->mangled = l.kernel;
+    }
+    k->static_shared_bytes =
+        std::max<int64_t>(k->static_shared_bytes, l.accesses->static_shared_bytes);
+    if (l.accesses->barriers > 0) k->barriers = 1;
+  }
+  return report;
+}
+
 // Whether `t` names anything read from ptxas's report of what a kernel declares.
 bool ChecksDeclarations(const Technique& t) {
   return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
@@ -256,6 +316,13 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
     std::string why_not;
     const std::set<std::string>* readers = ConstantReaders(env, why_not);
     if (readers == nullptr) {
+      // The CPU backend compiles a __constant__ variable as an ordinary global: only nvcc's PTX
+      // tells a read of one from any other read.
+      if (env.manifest.nvcc.empty() && Traits(env.backend).counts_in_counting_build)
+        why_not +=
+            "; the CPU backend compiles a __constant__ variable as an ordinary global "
+            "variable, so without nvcc's PTX it cannot tell a read of one from any other "
+            "read";
       notes.push_back("constant memory use not checked: " + why_not);
       unchecked = true;
     } else if (std::none_of(launched.begin(), launched.end(),
@@ -283,14 +350,29 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
     }
   }
   if (!ChecksDeclarations(declared)) return {};
-  if (!env.resources) {
+  std::optional<ResourceReport> emulated;
+  if (!env.resources && Traits(env.backend).counts_in_counting_build) {
+    // The shared memory and barriers come from what the emulator saw the kernels do; registers
+    // and local memory, which a CPU does not have, stay unchecked.
+    std::string why_not;
+    emulated = EmulatedDeclarations(env, ex, run_id, dir, why_not);
+    if (!emulated) notes.push_back("technique not checked: " + why_not);
+    if (emulated && (declared.max_registers || declared.max_local_bytes))
+      notes.push_back("registers and local memory not checked: " + env.resources_error +
+                      ", and the CPU backend has neither");
+    unchecked = unchecked || !emulated || declared.max_registers || declared.max_local_bytes;
+    declared.max_registers.reset();
+    declared.max_local_bytes.reset();
+    if (!emulated || !ChecksDeclarations(declared)) return {};
+  } else if (!env.resources) {
     notes.push_back("technique not checked: " + env.resources_error);
     unchecked = true;
     return {};
   }
+  const ResourceReport& resources = emulated ? *emulated : *env.resources;
   std::string first_failure;
   for (const std::string& kernel : launched) {
-    const std::string failure = CheckTechnique(*env.resources, FunctionName(kernel), declared);
+    const std::string failure = CheckTechnique(resources, FunctionName(kernel), declared);
     if (failure.empty()) return {};
     if (first_failure.empty()) first_failure = failure;
   }

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "input_pattern.h"
+
 namespace labkit {
 namespace {
 
@@ -177,7 +179,9 @@ std::optional<double> ConstantFactor(const CheckResult& check) {
     if (std::fabs(f - *factor) > 1e-3 * std::fabs(*factor)) return std::nullopt;
     ++ratios;
   }
-  if (!factor || ratios < 4 || std::fabs(*factor - 1.0) < 1e-2) return std::nullopt;
+  // A factor of 0 is wrong values of 0, which nothing accumulated twice explains.
+  if (!factor || ratios < 4 || std::fabs(*factor - 1.0) < 1e-2 || std::fabs(*factor) < 1e-2)
+    return std::nullopt;
   return factor;
 }
 
@@ -212,22 +216,51 @@ std::string CauseAcrossCases(const std::vector<CaseSummary>& cases, int64_t tile
 
 // The usual cause of one case's wrong values: the first pattern that fits, in this order (the
 // more direct evidence first). Each pattern is tested on its own in diagnosis_test.cpp.
-std::string ValueCause(const CheckResult& check, int64_t tile, const DiagnosisOptions& options) {
+std::string ValueCause(const CheckResult& check, int64_t tile, const DiagnosisOptions& options,
+                       bool* definite) {
+  bool unused = false;
+  bool& sure = definite != nullptr ? *definite : unused;
+  sure = false;
   if (check.mismatches == 0) return "";
-  if (NothingWritten(check))
-    return options.kernel
-               ? "Nothing was written to C: was the kernel launched, with the right grid?"
-               : "Nothing was written to C: does your function store every element, "
-                 "C[row * k + col] = sum?";
+  if (NothingWritten(check)) {
+    if (!options.kernel)
+      return "Nothing was written to C: does your function store every element, "
+             "C[row * k + col] = sum?";
+    // No launch is evidence; a launch after which C holds the fill is not: on the CPU backend the
+    // fill's NaN also comes through sums that read shared memory no thread wrote.
+    sure = options.launches == 0;
+    if (options.launches == 0) return "Nothing was written to C: your function launched no kernel.";
+    if (options.threads.known())
+      return "Nothing was written to C, though " + options.threads.launch +
+             ": does any thread reach its store into C? Check the condition around the store, "
+             "and that the kernel writes C (not A or B).";
+    return "Nothing was written to C: was the kernel launched, with the right grid?";
+  }
+  // What the launch and the values show comes before any pattern's guess.
+  if (const std::string grid = GridTooSmallCause(check, options.threads); !grid.empty()) {
+    sure = true;
+    return grid;
+  }
+  const bool square = check.shape.m == check.shape.k;
+  if (!square || !LooksTransposed(check))
+    if (const auto misplaced = MisplacedValues(check)) {
+      sure = true;
+      return MisplacedCause(check, *misplaced);
+    }
   if (SomeElementsUnwritten(check)) {
     if (FirstRowOrColumnUnwritten(check))
       return "Part of C was never written, starting at row 0 or column 0: does a condition skip "
              "index 0 (row > 0 instead of row >= 0), or is an index shifted by one?";
-    if (tile > 0 && UnwrittenOnlyPastFullTiles(check, tile))
+    const bool covered = CoversC(check.shape, options.threads);
+    if (!options.threads.known() && tile > 0 && UnwrittenOnlyPastFullTiles(check, tile))
       return "Part of C was never written: is the grid large enough to cover all of C (round "
              "up: (m + TILE - 1) / TILE blocks)?";
-    return "Part of C was never written, inside the area the grid covers: which threads skip "
-           "their store into C? Check the condition around the store.";
+    if (covered)
+      return "Part of C was never written, inside the area the grid covers (" +
+             options.threads.launch +
+             "): which threads skip their store into C? Check the condition around the store.";
+    return "Part of C was never written: which threads skip their store into C, and does the "
+           "grid cover all of C?";
   }
   if (NonFiniteWritten(check))
     return "NaN or Inf was written into C: a sum that took in a value never set (a shared-memory "
@@ -258,7 +291,14 @@ Diagnosis Diagnose(const CheckResult& check_in, const std::vector<float>& a,
     d.examples.push_back(DescribeMismatch(check.first[i], check.model));
   if (tile > 0) d.tile_map = TileMap(check, tile, options.max_tiles);
 
-  d.cause = ValueCause(check, tile, options);
+  d.cause = ValueCause(check, tile, options, &d.definite);
+  // An input read the wrong way round gives another product exactly: evidence, where the patterns
+  // above are guesses (it needs the inputs, which ValueCause does not have).
+  if (!d.definite)
+    if (std::string input = TransposedInputCause(check, a, b); !input.empty()) {
+      d.cause = std::move(input);
+      d.definite = true;
+    }
   d.details = d.summary + "\n";
   for (const std::string& e : d.examples) d.details += "  " + e + "\n";
   if (check.mismatches > static_cast<int64_t>(d.examples.size()) && !d.examples.empty())

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mismatch.h"
+#include "store_pattern.h"
 
 namespace labkit {
 
@@ -19,6 +20,8 @@ struct DiagnosisOptions {
   size_t examples = 3;     // wrong elements quoted
   int64_t max_tiles = 32;  // tile map is cropped to max_tiles x max_tiles
   bool kernel = true;      // false: the exercise is a host function (lab 01's `host`)
+  ThreadExtent threads;    // the case's one launch, when known (store_pattern.h)
+  int64_t launches = -1;   // how many kernels the case launched; -1: not known
 };
 
 struct Diagnosis {
@@ -26,6 +29,9 @@ struct Diagnosis {
   std::vector<std::string> examples;  // "expected 12.5 at row 17, column 3, got 0.0"
   std::string tile_map;               // several lines; empty when C is a single tile
   std::string cause;                  // "" when no pattern is recognised
+  // The cause rests on evidence (the launch, values that belong elsewhere), not on a pattern
+  // that can have other causes: it outranks the hints across cases.
+  bool definite = false;
   std::string details;                // summary, examples and tile map (no cause)
   std::string text;                   // all of the above, for the student
 };
@@ -73,8 +79,9 @@ bool LooksTransposed(const CheckResult& check);
 std::optional<double> ConstantFactor(const CheckResult& check);
 
 // The usual cause of one case's wrong values (the first of the patterns above that fits), or "".
-std::string ValueCause(const CheckResult& check, int64_t tile,
-                       const DiagnosisOptions& options = {});
+// `definite`, when given, is set when the cause rests on evidence (Diagnosis::definite).
+std::string ValueCause(const CheckResult& check, int64_t tile, const DiagnosisOptions& options = {},
+                       bool* definite = nullptr);
 
 // --- Patterns across the cases of one exercise ---
 

@@ -4,32 +4,14 @@
 
 #include <cmath>
 
-#include "exactness.h"
-#include "inputs.h"
-#include "tolerance.h"
+#include "product_case_test_util.h"
 
 namespace labkit {
 namespace {
 
 const float kPoison = FloatFromBits(kPoisonBits);
 
-// A case with small-integer inputs, its right answer, and a way to check an edited answer.
-struct Case {
-  Shape shape;
-  ProductInputs in;
-  std::vector<float> right;
-
-  explicit Case(Shape s)
-      : shape(s),
-        in(GenerateProductInputs(11, "diag", s, ValueKind::kSmallIntegers)),
-        right(SequentialProduct(s, in.a, in.b)) {}
-  CheckResult Check(const std::vector<float>& c) const {
-    Result<CheckResult> r = CheckForwardError(shape, in.a, in.b, c);
-    EXPECT_TRUE(r.ok());
-    return *r;
-  }
-  float& at(std::vector<float>& c, int64_t r, int64_t col) const { return c[r * shape.k + col]; }
-};
+using Case = ProductCase;
 
 TEST(Diagnosis, FormatNumber) {
   EXPECT_EQ(FormatNumber(12.5), "12.5");
@@ -131,9 +113,44 @@ TEST(Diagnosis, UnwrittenInsideTheGridIsAboutTheStoreCondition) {
   const CheckResult r = c.Check(got);
   EXPECT_FALSE(FirstRowOrColumnUnwritten(r));
   EXPECT_FALSE(UnwrittenOnlyPastFullTiles(r, 16));
+  // Without the launch, the grid is not known to cover C.
   EXPECT_EQ(Diagnose(r, c.in.a, c.in.b, 16).cause,
-            "Part of C was never written, inside the area the grid covers: which threads skip "
-            "their store into C? Check the condition around the store.");
+            "Part of C was never written: which threads skip their store into C, and does the "
+            "grid cover all of C?");
+  DiagnosisOptions launched;
+  launched.threads = {32, 32,
+                      "k was launched with a grid of 2 x 2 x 1 blocks of 16 x 16 x 1 threads"};
+  launched.launches = 1;
+  const Diagnosis d = Diagnose(r, c.in.a, c.in.b, 16, launched);
+  EXPECT_EQ(d.cause,
+            "Part of C was never written, inside the area the grid covers (k was launched with a "
+            "grid of 2 x 2 x 1 blocks of 16 x 16 x 1 threads): which threads skip their store "
+            "into C? Check the condition around the store.");
+  EXPECT_FALSE(d.definite);
+}
+
+// Before, a kernel launched on a grid that covers no element... was asked whether it was
+// launched; the launch record says it was, and with what.
+TEST(Diagnosis, NothingWrittenSaysWhetherAKernelWasLaunched) {
+  const Case c({4, 3, 4});
+  const CheckResult r = c.Check(std::vector<float>(16, kPoison));
+  DiagnosisOptions none;
+  none.launches = 0;
+  Diagnosis d = Diagnose(r, c.in.a, c.in.b, 16, none);
+  EXPECT_EQ(d.cause, "Nothing was written to C: your function launched no kernel.");
+  EXPECT_TRUE(d.definite);
+  DiagnosisOptions one;
+  one.launches = 1;
+  one.threads = {16, 16, "k was launched with a grid of 1 x 1 x 1 blocks of 16 x 16 x 1 threads"};
+  d = Diagnose(r, c.in.a, c.in.b, 16, one);
+  EXPECT_EQ(
+      d.cause.rfind("Nothing was written to C, though k was launched with a grid of 1 x 1 x 1 "
+                    "blocks of 16 x 16 x 1 threads: does any thread reach its store into C?",
+                    0),
+      0u)
+      << d.cause;
+  // Not evidence: the fill also comes through sums of shared memory no thread wrote (CPU backend).
+  EXPECT_FALSE(d.definite);
 }
 
 // NaN stored at one element of a C made of full tiles: before, the hint spoke of partial tiles.
@@ -216,6 +233,9 @@ TEST(Diagnosis, ConstantFactor) {
             "an accumulator not reset to 0?");
   got[0] += 1;
   EXPECT_FALSE(ConstantFactor(c.Check(got)).has_value());
+  // Zeros where values belong are no sum taken twice (before: "0.0 times the expected one").
+  std::vector<float> zeros(got.size(), 0.0f);
+  EXPECT_FALSE(ConstantFactor(c.Check(zeros)).has_value());
 }
 
 TEST(Diagnosis, TileMapIsCropped) {

@@ -17,6 +17,7 @@ AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
   shared_store_bytes += o.shared_store_bytes;
   barriers += o.barriers;
   other_accesses += o.other_accesses;
+  static_shared_bytes = std::max(static_shared_bytes, o.static_shared_bytes);
   return *this;
 }
 
@@ -80,6 +81,7 @@ void note_shared_array(const void* bytes, size_t size) {
   if (counting == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
   counting->shared_arrays.push_back({begin, begin + size});
+  counting->counts.static_shared_bytes += size;  // each array once per block (poison_shared)
 }
 
 void note_block_barrier() {

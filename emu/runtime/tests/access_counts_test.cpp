@@ -113,6 +113,7 @@ TEST(AccessCounts, TiledKernelLoadsEachElementOncePerTile) {
     EXPECT_EQ(c.shared_loads, 2 * elements * kSize);  // a row of A and a column of B per element
     EXPECT_EQ(c.global_stores, elements);
     EXPECT_EQ(c.barriers, 4u * phases * 2);  // 4 blocks, 2 barriers per phase
+    EXPECT_EQ(c.static_shared_bytes, 2u * TILE * TILE * sizeof(float));  // a block's, not 4 of them
   }
 }
 
@@ -130,6 +131,7 @@ TEST(AccessCounts, DynamicSharedMemoryAndWideLoads) {
   EXPECT_EQ(c.shared_loads, uint64_t{kBlocks} * kThreads);
   EXPECT_EQ(c.global_stores, uint64_t{kBlocks});
   EXPECT_EQ(c.barriers, uint64_t{kBlocks});
+  EXPECT_EQ(c.static_shared_bytes, 0u);  // dynamic shared memory is not static
   cudaFree(in);
   cudaFree(out);
 }

@@ -23,9 +23,14 @@ struct AccessCounts {
   uint64_t shared_store_bytes = 0;
   // __syncthreads() (and its _count/_and/_or forms) passed, once per block and barrier.
   uint64_t barriers = 0;
+  // The bytes of the fixed-size __shared__ arrays one block declared (reached the declaration of),
+  // the most of any block: not added up over blocks. With the launch's dynamic shared memory
+  // apart, as ptxas reports a kernel's static shared memory.
+  uint64_t static_shared_bytes = 0;
   // Anything else a CUDA thread touched: its stack, parameters, __device__/__constant__ variables.
   uint64_t other_accesses = 0;
 
+  // Adds the counts, and keeps the larger static_shared_bytes.
   AccessCounts& operator+=(const AccessCounts& o);
 };
 
