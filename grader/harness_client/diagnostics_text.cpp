@@ -1,5 +1,7 @@
 #include "diagnostics_text.h"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <memory>
 #include <regex>
@@ -188,6 +190,14 @@ std::string FirstAccessLine(const std::string& log, const std::vector<NamedBuffe
   const std::optional<BufferPosition> at = LocateAccess(*access, buffers);
   if (!at) return line;
   const NamedBuffer* b = at->buffer;
+  // Far from every allocation (farther than the allocation is long, and a page), the nearest one
+  // is only the nearest: an element number there would send the student to the wrong matrix.
+  const long long distance = at->offset < 0 ? -at->offset : at->offset - at->bytes + 1;
+  if (distance > std::max<long long>(at->bytes, 4096))
+    return line + ": an address far outside A, B and C (" + std::to_string(distance) +
+           " bytes " + (at->offset < 0 ? "before" : "after") + " the nearest allocation" +
+           (b != nullptr ? ", " + b->name : std::string()) + ")" +
+           (b != nullptr && !b->case_name.empty() ? ", in " + b->case_name : std::string());
   matrix = b != nullptr ? b->matrix : "";
   std::string name = b != nullptr ? b->name : "";
   if (b == nullptr && !buffers.empty())

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace labkit {
 namespace {
 
@@ -49,6 +51,31 @@ TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
             "to 1663 (1 past the end). "
             "Usual cause: a store into C without a bounds check; guard it with "
             "if (row < m && col < k), and let every thread still reach the barriers.");
+}
+
+// A store 64 MiB before C (seen on an H200, 2026-11-26): memcheck names the nearest allocation,
+// A of a 1 x 1 x 1 case, which the store never meant. Before: "element -16776960 of A (1 x 1)".
+TEST(DiagnosticsText, AnAccessFarFromEveryMatrixNamesNoElement) {
+  const std::string log =
+      "========= Invalid __global__ write of size 4 bytes\n"
+      "=========     at early_store(float *)+0x80 in matmul.cu:4\n"
+      "=========     by thread (0,0,0) in block (0,0,0)\n"
+      "=========     Access to 0x7fef78800400 is out of bounds\n"
+      "=========     and is 67,107,840 bytes before the nearest allocation at 0x7fef7c800000 of "
+      "size 4 bytes\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  const std::vector<NamedBuffer> buffers = {
+      {"A", "A (1 x 1)", "case 1x1x1 (m x n x k)", 0x7fef7c800000, 4},
+      {"C", "C (1 x 1)", "case 1x1x1 (m x n x k)", 0x7fef7c800400, 4}};
+  const std::string text = SummariseSanitizerLog(log, "memcheck", buffers);
+  EXPECT_EQ(text.substr(0, text.find('\n')).rfind(
+                "an out-of-bounds write in early_store(float *), thread (0,0,0) of block (0,0,0) at "
+                "matmul.cu:4: an address far outside A, B and C (67107840 bytes before the nearest "
+                "allocation, A (1 x 1)), in case 1x1x1 (m x n x k)",
+                0),
+            0u)
+      << text;
+  EXPECT_EQ(text.find("element -"), std::string::npos) << text;
 }
 
 TEST(DiagnosticsText, MatricesOfSizeNamesEveryCandidate) {
