@@ -18,6 +18,9 @@ namespace labkit {
 // limit. Each check adds its own options to these.
 HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay);
 
+// Every side of `s` a multiple of `tile` (false for a tile of 0: a lab without one).
+bool IsTileMultiple(const Shape& s, int64_t tile);
+
 // "16 x 16 x 16": a shape in running text.
 std::string SpacedShapeText(const Shape& s);
 

@@ -50,6 +50,10 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
   return options;
 }
 
+bool IsTileMultiple(const Shape& s, int64_t tile) {
+  return tile > 0 && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
+}
+
 std::string SpacedShapeText(const Shape& s) {
   return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
 }
@@ -335,7 +339,7 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   int index = 0;
   for (const Shape& s : list->shapes) {
     const int64_t t = env.spec.tile;
-    multiples_only = multiples_only && t > 0 && s.m % t == 0 && s.n % t == 0 && s.k % t == 0;
+    multiples_only = multiples_only && IsTileMultiple(s, t);
     squares_only = squares_only && s.m == s.n && s.n == s.k;
     largest_square = std::max(largest_square, s.m);
     MatrixCase c;
@@ -349,7 +353,7 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
   for (const Dataset& d : env.datasets) {
     const int64_t t = env.spec.tile;
     const Shape& s = d.shape;
-    const bool fits = (!multiples_only || (s.m % t == 0 && s.n % t == 0 && s.k % t == 0)) &&
+    const bool fits = (!multiples_only || IsTileMultiple(s, t)) &&
                       (!squares_only || (s.m == s.n && s.n == s.k && s.m <= largest_square));
     if (!fits) continue;
     cases.push_back({ex.id + "_dataset_" + d.name, d.shape, d.A, d.B});

@@ -104,8 +104,7 @@ Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex) {
   const int64_t tile = env.spec.tile;
   bool multiples_only = list != nullptr && tile > 0;
   if (multiples_only)
-    for (const Shape& s : list->shapes)
-      multiples_only = multiples_only && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
+    for (const Shape& s : list->shapes) multiples_only = multiples_only && IsTileMultiple(s, tile);
   const int64_t step = multiples_only ? tile : 1;
   uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", "shape");
   auto side = [&](int64_t base, int64_t multiple) {
