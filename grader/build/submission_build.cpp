@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "cuda_arch.h"
 #include "instruction_policy.h"
@@ -177,6 +178,26 @@ std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const 
          "unchanged.";
 }
 
+std::string SubmissionBuilder::CompilerFault(const std::string& work_dir, Backend backend,
+                                             Flavour flavour) const {
+  const std::string dir = work_dir + "/compiler_check";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string source = dir + "/kit_probe.cu";
+  {
+    std::ofstream probe(source, std::ios::trunc);
+    probe << "// Written by labgrade: compiles wherever the kit's compiler works.\n"
+             "__global__ void labkit_compiler_probe(float* out) { out[threadIdx.x] = 1.0f; }\n";
+    if (!probe) return "the grader could not write its compiler check in " + dir;
+  }
+  Command compile;
+  compile.argv = CompileCommand(source, dir + "/kit_probe.o", backend, flavour);
+  compile.timeout_seconds = spec_.limits.CompileSeconds();
+  compile.output_limit = 64 * 1024;
+  const ProcessResult r = runner_.Run(compile);
+  return r.Succeeded() ? "" : CappedOutput(r);
+}
+
 BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::string& work_dir,
                                       Backend backend, Flavour flavour) {
   const bool have_toolchain = backend == Backend::kGpu
@@ -210,6 +231,13 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     compile.timeout_seconds = spec_.limits.CompileSeconds();
     compile.output_limit = 64 * 1024;
     const ProcessResult r = runner_.Run(compile);
+    if (!r.Succeeded() && !r.timed_out) {
+      if (const std::string broken = CompilerFault(work_dir, backend, flavour); !broken.empty())
+        return Failure("toolchain",
+                       "the kit's compiler does not work here: a file of the kit's own, known to "
+                       "compile, failed as " + file + " did (" + ToString(flavour) +
+                           " build):\n" + broken);
+    }
     if (!r.Succeeded()) {
       std::string why = r.timed_out ? "the compiler did not finish within " +
                                           std::to_string(int(compile.timeout_seconds)) + " s"

@@ -68,6 +68,10 @@ class SubmissionBuilder {
                                                   const std::string& file, Backend backend) const;
   Result<std::vector<InstructionRefusal>> CheckInstructions(const std::string& object,
                                                             const std::string& file) const;
+  // "" when the compiler compiles a file of the kit's own, written into `work_dir`, the way it
+  // compiles the submission; else what it printed. Asked only after a submission's file failed
+  // to compile: a compiler the sandbox cannot run fails every file, and that is the kit's fault.
+  std::string CompilerFault(const std::string& work_dir, Backend backend, Flavour flavour) const;
   // Why a file named like the lab's interface header in `src_dir` is refused, or "".
   std::string ShadowedHeader(const std::string& src_dir) const;
   std::string GpuArchFlag() const;

@@ -18,6 +18,7 @@ class FakeRunner : public ProcessRunner {
  public:
   std::vector<Command> commands;
   int fail_at = -1;  // index of the command that fails
+  std::string broken;  // a program (argv[0]) that fails every time
   std::string failure_output = "matmul.cu:3:1: error: expected ';'";
   std::map<std::string, std::string> output_of;   // program (argv[0]) -> what it prints
   std::map<std::string, std::size_t> dropped_of;  // program -> bytes printed past the limit
@@ -26,7 +27,8 @@ class FakeRunner : public ProcessRunner {
     commands.push_back(command);
     ProcessResult r;
     r.started = command.argv.at(0) != missing;
-    r.exit_code = static_cast<int>(commands.size()) - 1 == fail_at ? 1 : 0;
+    r.exit_code =
+        static_cast<int>(commands.size()) - 1 == fail_at || command.argv.at(0) == broken ? 1 : 0;
     if (r.exit_code != 0) r.output = failure_output;
     if (const auto it = output_of.find(command.argv.at(0)); it != output_of.end())
       r.output = it->second;
@@ -226,6 +228,33 @@ TEST(SubmissionBuild, TheResourceReportIsPtxasOwnOutputAlone) {
   const auto again = builder.Ptx(f.src, f.root + "/ptx");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(runner.commands.size(), 2u);
+}
+
+// A compile error is the student's only where the compiler compiles the kit's own file: one that
+// cannot run in the sandbox (a wrapper whose real compiler is not shown) fails every file, and a
+// zero for "does not compile" would be the kit's fault.
+TEST(SubmissionBuild, ACompilerThatFailsTheKitsOwnFileIsTheKitsFault) {
+  Folders f;
+  {
+    FakeRunner runner;
+    runner.fail_at = 0;  // the student's file only
+    const BuildOutcome out = BuildIn(f, runner);
+    EXPECT_EQ(out.stage, "compile") << out.message;
+    ASSERT_EQ(runner.commands.size(), 2u);
+    EXPECT_NE(runner.commands[1].argv.end(),
+              std::find_if(runner.commands[1].argv.begin(), runner.commands[1].argv.end(),
+                           [](const std::string& a) {
+                             return a.find("kit_probe.cu") != std::string::npos;
+                           }));
+  }
+  FakeRunner runner;
+  runner.broken = "emu-cxx";
+  runner.failure_output = "/opt/gcc/bin/g++: 2: exec: /opt/gcc/bin/g++-real: not found";
+  const BuildOutcome out = BuildIn(f, runner);
+  EXPECT_EQ(out.stage, "toolchain");
+  EXPECT_NE(out.message.find("the kit's compiler does not work here"), std::string::npos)
+      << out.message;
+  EXPECT_NE(out.message.find("g++-real: not found"), std::string::npos) << out.message;
 }
 
 TEST(SubmissionBuild, NoResourceReportWithoutNvccOrWhenTheFileDoesNotCompile) {

@@ -80,15 +80,20 @@ HarnessOptions QueryOptions(const GradeEnv& env, const Exercise& ex) {
 }
 
 // `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
-// by the emulator in the counting build or by ncu on a GPU; "" when the counts satisfy the rule.
-// `why_not` is set when a GPU could not be counted here.
-std::string MeasuredQueryFailure(GradeEnv& env, const Exercise& ex, const std::string& work_dir,
-                                 std::string& why_not) {
+// by the emulator in the counting build or by ncu on a GPU; passed when the counts satisfy the
+// rule. `why_not` is set when a GPU could not be counted here.
+Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::string& work_dir,
+                             std::string& why_not) {
+  auto technique = [](const std::string& why) {
+    return Finding{GradeStatus::kFailed, kTechniqueCause,
+                   "not with the technique this exercise teaches: " + why};
+  };
   const QueryMeasured& rule = *ex.measured;
   const bool emulated = Traits(env.backend).counts_in_counting_build;
   const BuildOutcome& build = CountingBuildOf(env);
   if (!build.ok)
-    return "the build in which the grader counts memory accesses failed: " + build.message;
+    return technique("the build in which the grader counts memory accesses failed: " +
+                     build.message);
   HarnessOptions options = QueryOptions(env, ex);
   options.list_launches = true;
   options.count_accesses = emulated;
@@ -96,19 +101,35 @@ std::string MeasuredQueryFailure(GradeEnv& env, const Exercise& ex, const std::s
   const HarnessRun run =
       RunQueries(env.runner, build.executable, work_dir + "/counting", options, {rule.params});
   const std::string with = " (in the counted case, " + ParamText(rule.params) + ")";
-  if (!run.harness_error.empty()) return "the grader's counting run failed: " + run.harness_error;
+  if (!run.harness_error.empty())
+    return technique("the grader's counting run failed: " + run.harness_error);
   const CaseRun& counted = run.cases.front();
-  if (!counted.reported) return ex.function + with + ", " + DescribeDeath(run.process);
+  if (!counted.reported && !emulated && !run.counted) {
+    // The same call has just run its cases to the end outside Nsight Compute; dying under it with
+    // no table of counts is the tool's failure as often as the program's (one GPU's counters
+    // shared by a batch: an H200 under ten jobs saw exit status 9). Not the student's to lose:
+    // not graded, and graded again. A program that dies only when counted gains nothing by it.
+    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    return {GradeStatus::kGraderError, "counting_failed",
+            "the grader's counting run under Nsight Compute stopped with no counts" + with +
+                ": " + run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
+  }
+  if (!counted.reported) return technique(ex.function + with + ", " + DescribeDeath(run.process));
   if (counted.status != "ok")
-    return "CUDA error " + counted.error + with + ": " + counted.detail;
-  if (!emulated && !run.counted) {
+    return technique("CUDA error " + counted.error + with + ": " + counted.detail);
+  // No table and no launch is the student's doing (host code that launches nothing while it is
+  // counted): the rule below says the kernel was never launched. No table of launches made is
+  // the tool's: the pass stands, said not to be final.
+  if (!emulated && !run.counted && !counted.launches.empty()) {
     std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
     if (said.empty()) said = LastLine(run.process.output);
     why_not = "Nsight Compute could not count this GPU's accesses here (" +
               run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
-    return "";
+    return {};
   }
-  return CheckQueryMeasured(rule, counted.launches, /*barriers_counted=*/emulated);
+  const std::string failure =
+      CheckQueryMeasured(rule, counted.launches, /*barriers_counted=*/emulated);
+  return failure.empty() ? Finding{} : technique(failure);
 }
 
 }  // namespace
@@ -158,10 +179,8 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));
   if (!ex.measured) return Verdict(ex, {});
   std::string why_not;
-  const std::string measured = MeasuredQueryFailure(env, ex, env.work_dir + "/" + ex.id, why_not);
-  if (!measured.empty())
-    return Verdict(ex, {GradeStatus::kFailed, kTechniqueCause,
-                        "not with the technique this exercise teaches: " + measured});
+  Finding measured = MeasuredQueryFinding(env, ex, env.work_dir + "/" + ex.id, why_not);
+  if (!measured.passed()) return Verdict(ex, std::move(measured));
   ExerciseVerdict passed = Verdict(ex, {});
   if (!why_not.empty()) {
     // Nothing else here judges the technique: the pass stands, said not to be final.

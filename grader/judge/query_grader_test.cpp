@@ -200,6 +200,55 @@ TEST_F(QueryJudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
   EXPECT_EQ(v.cause, "harness_not_started");
 }
 
+// On a GPU the technique is counted under Nsight Compute, in a second process. One that dies there
+// with no table of counts, after the same call ran right moments before, is not the student's to
+// lose (ncu failing under a batch's load ends with the program's status): not graded.
+TEST_F(QueryJudgeTest, ACountedRunThatDiesUnderNsightComputeIsNotGraded) {
+  ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
+  spec_.exercises = {ex_};
+  harness_.on_query = [this](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    if (harness_.calls.size() > 1) a.status = "";  // the counted call: no line
+    return a;
+  };
+  harness_.on_process = [this](const testing_harness::HarnessCall&) {
+    testing_harness::ProcessAnswer p;
+    if (harness_.calls.size() > 1) {
+      p.done = false;
+      p.exit_code = 9;
+    }
+    return p;
+  };
+  GradeEnv env{harness_, manifest_, spec_, Backend::kGpu, 7, dir_ + "/work"};
+  env.builds[Flavour::kDefault] = build_;
+  const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+  ASSERT_EQ(harness_.calls.size(), 2u);
+  EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
+  EXPECT_EQ(v.cause, "counting_failed");
+  EXPECT_NE(v.message.find("stopped with no counts (in the counted case, block_side=8): exit "
+                           "status 9"),
+            std::string::npos)
+      << v.message;
+}
+
+// Host code that sees it is being counted (CUDA_INJECTION64_PATH) and launches nothing there leaves
+// ncu no table; with no launch listed either, that is the student's doing, not an uncounted pass.
+TEST_F(QueryJudgeTest, ACountedRunThatLaunchesNothingFailsTheTechnique) {
+  ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
+  spec_.exercises = {ex_};
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 8);
+  };
+  GradeEnv env{harness_, manifest_, spec_, Backend::kGpu, 7, dir_ + "/work"};
+  env.builds[Flavour::kDefault] = build_;
+  const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+  ASSERT_EQ(harness_.calls.size(), 2u);
+  EXPECT_EQ(v.status, GradeStatus::kFailed) << v.message;
+  EXPECT_EQ(v.cause, kTechniqueCause);
+  EXPECT_NE(v.message.find("never launched in the counted case"), std::string::npos) << v.message;
+  EXPECT_FALSE(v.unchecked);
+}
+
 TEST_F(QueryJudgeTest, AFailedBuildIsACompileError) {
   build_.ok = false;
   build_.stage = "link";

@@ -195,6 +195,19 @@ SandboxPolicy SystemSandboxPolicy(const std::string& scratch_dir) {
   return policy;
 }
 
+std::vector<std::string> ToolInstallation(const std::string& tool) {
+  std::vector<std::string> folders;
+  if (tool.empty()) return folders;
+  std::error_code ec;
+  for (const fs::path& path : {fs::path(tool), fs::canonical(tool, ec)}) {
+    if (path.empty()) continue;
+    const fs::path folder = path.parent_path();
+    // bin/.. is the installation; a tool outside any bin/ folder shows only its own folder.
+    folders.push_back((folder.filename() == "bin" ? folder.parent_path() : folder).string());
+  }
+  return folders;
+}
+
 SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& lab,
                                    const std::string& src_dir, const std::string& work_dir,
                                    const std::vector<std::string>& extra_hidden) {
@@ -206,14 +219,12 @@ SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& 
   show(manifest.LabDir(lab));
   show(manifest.common_include);
   show(manifest.harness_include);
-  show(manifest.cxx);
   show(manifest.boost_context);
-  if (!manifest.nvcc.empty()) {
-    // The toolkit folder (bin/..), also through the symlink the manifest names.
-    std::error_code ec;
-    show(fs::path(manifest.nvcc).parent_path().parent_path().string());
-    show(fs::canonical(manifest.nvcc, ec).parent_path().parent_path().string());
-  }
+  // A compiler is more than its driver: g++ runs cc1plus from ../libexec, and a driver may be a
+  // script or link that starts the real one beside it (/opt/gcc/bin/g++ -> g++-real). Its whole
+  // installation is shown, named as the manifest names it and as its links resolve.
+  for (const std::string* tool : {&manifest.cxx, &manifest.nvcc})
+    for (const std::string& folder : ToolInstallation(*tool)) show(folder);
   if (manifest.emu_backend) {
     show(fs::path(manifest.emu_cxx).parent_path().string());  // emu-cxx and emu-rewrite
     // emu-cxx's force-included header and include folder (baked into emu-cxx at build time).

@@ -54,6 +54,10 @@ SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& 
                                    const std::string& src_dir, const std::string& work_dir,
                                    const std::vector<std::string>& extra_hidden = {});
 
+// The folders a tool such as the compiler needs shown: its installation (bin/..), by the path
+// given and by the path its links resolve to; a tool outside a bin/ folder, that folder.
+std::vector<std::string> ToolInstallation(const std::string& tool);
+
 // Bare system policy (system folders read-only, nothing of the kit), for tests and tools.
 SandboxPolicy SystemSandboxPolicy(const std::string& scratch_dir);
 

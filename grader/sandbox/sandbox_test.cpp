@@ -485,5 +485,29 @@ TEST(Sandbox, GradingPolicyShowsOnlyWhatTheBuildNeeds) {
   EXPECT_FALSE(p.network);
 }
 
+// A compiler driver that starts the real compiler beside it (a wrapper script, as on some GPU
+// machines: /opt/gcc/bin/g++ runs /opt/gcc/bin/g++-real) compiled nothing in the sandbox while
+// only the driver's own file was shown: every submission got "does not compile".
+TEST(Sandbox, GradingPolicyShowsTheCompilersWholeInstallation) {
+  const TempDir scratch;
+  const fs::path root = scratch.path();
+  fs::create_directories(root / "gcc/bin");
+  fs::create_directories(root / "wrappers");
+  std::ofstream(root / "gcc/bin/g++-real") << "";
+  fs::create_symlink(root / "gcc/bin/g++-real", root / "wrappers/g++");
+  Manifest m;
+  m.source_dir = "/kit";
+  m.cxx = (root / "wrappers/g++").string();
+  m.nvcc = "/usr/local/cuda/bin/nvcc";
+  const SandboxPolicy p = GradingSandboxPolicy(m, "03_x", "/subs/alice", "/work/alice");
+  auto has = [&](const fs::path& path) {
+    return std::find(p.read_only.begin(), p.read_only.end(), path.string()) != p.read_only.end();
+  };
+  EXPECT_TRUE(has(root / "gcc"));       // the resolved driver's installation, bin/..
+  EXPECT_TRUE(has(root / "wrappers"));  // the named driver's folder (not a bin/)
+  EXPECT_TRUE(has("/usr/local/cuda"));
+  EXPECT_EQ(ToolInstallation(""), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace labkit
