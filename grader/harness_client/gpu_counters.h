@@ -36,6 +36,10 @@ struct ProfiledLaunch {
 // machine-wide lock around each whole ncu process instead.
 inline constexpr const char* kCounterLockDir = "/tmp/labkit-gpu-counters";
 
+// How many times a counting run is tried when ncu reports an error and writes no table
+// (harness_runner.cpp RunHarnessProcess): the counters taken by another session, for a moment.
+inline constexpr int kCountingAttempts = 3;
+
 // The words put before the harness's command line so that ncu counts every kernel launch and
 // writes the counts as CSV to `log_path`.
 std::vector<std::string> CounterCommandPrefix(const std::string& ncu, const std::string& log_path);

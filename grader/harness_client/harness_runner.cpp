@@ -3,11 +3,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "gpu_counters.h"
 #include "inputs.h"
@@ -455,6 +457,25 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
   }
 }
 
+// Runs the harness's `command` in `dir`. Under Nsight Compute a session can find the GPU's counters
+// taken despite ncu's own lock files (Command::tool_lock_dir): ncu then logs "==ERROR== An error
+// was reported by the driver", writes no table and ends with the program's status (exit status 9
+// on an H200 under a batch's load, 2026-11-26), while the same run alone counts. Such a run is run
+// again, a moment later, up to kCountingAttempts in all. A run with its table, or one that ended
+// without ncu reporting an error (the program's own doing), stands as it is.
+ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
+                                const std::string& dir, const HarnessOptions& options) {
+  for (int attempt = 1;; ++attempt) {
+    ProcessResult result = runner.Run(command);
+    if (!options.gpu_counters || attempt >= kCountingAttempts) return result;
+    const std::string log = ReadText(dir + "counters.csv");
+    if (ParseCounterLog(log).has_value() || CounterLogError(log).empty()) return result;
+    for (const char* stale : {"response.jsonl", "emu_report.jsonl", "counters.csv"})
+      fs::remove(dir + stale);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300 * attempt));
+  }
+}
+
 // With gpu_counters: ncu's log, and each launch's counts where it held its table.
 void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run) {
   if (!options.gpu_counters) return;
@@ -513,8 +534,9 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
-  run.process =
-      runner.Run(HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""));
+  run.process = RunHarnessProcess(
+      runner, HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""), dir,
+      options);
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   ReadResponse(dir, run);
@@ -558,7 +580,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "cannot write the request: " + written.error();
     return run;
   }
-  run.process = runner.Run(HarnessCommand(executable, dir, options));
+  run.process = RunHarnessProcess(runner, HarnessCommand(executable, dir, options), dir, options);
   ReadResponse(dir, run);
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
   ReadCounters(dir, options, run);

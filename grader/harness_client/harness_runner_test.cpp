@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpu_counters.h"
+
 namespace labkit {
 namespace {
 
@@ -214,6 +216,68 @@ TEST(HarnessRunner, TellsEachSanitizerTheStatusThatSaysItFoundSomething) {
   EXPECT_NE(tsan.find("exitcode=" + std::to_string(kThreadSanitizerFoundExitCode)),
             std::string::npos)
       << tsan;
+  std::filesystem::remove_all(dir);
+}
+
+// Plays ncu over the harness: the first `failures` sessions log a driver error and no table (the
+// counters taken by another session), the next one counts.
+class BusyCounters : public ProcessRunner {
+ public:
+  explicit BusyCounters(int failures, std::string error_line = "==ERROR== An error was reported "
+                                                               "by the driver")
+      : failures_(failures), error_line_(std::move(error_line)) {}
+  int runs = 0;
+  ProcessResult Run(const Command& command) override {
+    ++runs;
+    const auto log = std::find(command.argv.begin(), command.argv.end(), "--log-file");
+    ProcessResult r;
+    r.started = true;
+    if (runs <= failures_) {
+      std::ofstream(*(log + 1)) << "==PROF== Connected to process 26\n" << error_line_ << "\n";
+      r.exit_code = 9;
+      return r;
+    }
+    std::ofstream(*(log + 1)) << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\","
+                                 "\"Metric Value\"\n\"0\",\"k\",\"(32, 1, 1)\","
+                                 "\"smsp__sass_inst_executed_op_global_ld.sum\",\"2\"\n";
+    std::ofstream(command.argv.back()) << R"({"type": "case", "id": "q0", "status": "ok"})"
+                                       << "\n";
+    return r;
+  }
+
+ private:
+  int failures_;
+  std::string error_line_;
+};
+
+// Counters another session holds for a moment cost a retry, not the grading; a program that dies
+// with no error from ncu (its own doing), or counters that stay taken, are not run again forever.
+TEST(HarnessRunner, ACountingRunThatFindsTheCountersTakenIsRunAgain) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_counters_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  HarnessOptions options;
+  options.exercise = "float3_staged";
+  options.gpu_counters = true;
+  {
+    BusyCounters ncu(1);
+    const HarnessRun run = RunQueries(ncu, "harness", dir, options, {{{"n", 4096}}});
+    EXPECT_EQ(ncu.runs, 2);
+    EXPECT_TRUE(run.counted) << run.counter_log;
+    EXPECT_TRUE(run.cases.at(0).reported);
+  }
+  {
+    BusyCounters ncu(kCountingAttempts + 5);
+    const HarnessRun run = RunQueries(ncu, "harness", dir, options, {{{"n", 4096}}});
+    EXPECT_EQ(ncu.runs, kCountingAttempts);
+    EXPECT_FALSE(run.counted);
+  }
+  {
+    BusyCounters ncu(1, "the program's own last words");
+    const HarnessRun run = RunQueries(ncu, "harness", dir, options, {{{"n", 4096}}});
+    EXPECT_EQ(ncu.runs, 1);
+    EXPECT_FALSE(run.counted);
+  }
   std::filesystem::remove_all(dir);
 }
 
