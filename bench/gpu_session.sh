@@ -3,7 +3,11 @@
 #   bench/gpu_session.sh build tests bench trace throughput lab02
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
-# .deb) come from LABKIT_EXTRA_PREFIX.
+# .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
+# library builds no CPU backend, and then the GPU backend cannot re-run a failing case on the
+# emulator to find its cause (judge/emulator_diagnosis.h): the student corpus's GPU shards say so.
+# Unpack libboost-context and libboost-dev of one version into a prefix of their own (without the
+# static archive) and put the shared library where the loader's cache finds it.
 set -uo pipefail
 out="${OUT:-$PWD/gpu-out}"
 mkdir -p "$out"

@@ -73,6 +73,8 @@ std::string check_inputs(const DeviceMatrix& A, const DeviceMatrix& B, const Mat
 
 // The replay of a case's recorded work: the outcome once the device is done with it.
 CaseOutcome replay_work(const ReplayContext& r, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C) {
+  if (!r.plan->student_exception.empty())
+    return {"student_exception", "", r.plan->student_exception, {}};
   replay::PlanReplay work(*r.image, A.region(), B.region(), C.region());
   const std::string refused = work.Run(*r.plan);
   CaseOutcome outcome = finish_launch();
@@ -151,7 +153,13 @@ CaseOutcome run_case(const MatmulExercise& ex, Layout layout, const MatmulCase& 
         outcome = replay_work(c.replay, A, B, C);
       } else if (c.replay.mode == RunMode::kRecord) {
         replay::PlanCapture plan(A.region(), B.region(), C.region());
-        call_exercise(ex, A, B, C, c, host_C);
+        try {
+          call_exercise(ex, A, B, C, c, host_C);
+        } catch (const StudentException& e) {
+          *c.replay.recorded = plan.take();
+          c.replay.recorded->student_exception = e.what();
+          throw;
+        }
         outcome = finish_launch();
         *c.replay.recorded = plan.take();
       } else {

@@ -125,7 +125,9 @@ Op OpFrom(const json& j) {
 std::vector<uint8_t> EncodePlan(const Plan& plan) {
   json ops = json::array();
   for (const Op& op : plan.ops) ops.push_back(OpJson(op));
-  return json::to_cbor(json{{"ops", ops}});
+  json encoded{{"ops", ops}};
+  if (!plan.student_exception.empty()) encoded["student_exception"] = plan.student_exception;
+  return json::to_cbor(encoded);
 }
 
 std::string DecodePlan(const std::vector<uint8_t>& bytes, Plan& plan) {
@@ -136,6 +138,8 @@ std::string DecodePlan(const std::vector<uint8_t>& bytes, Plan& plan) {
       return "the recorded work has no list of operations";
     if (j["ops"].size() > kMaxOps) return "the recorded work has too many operations";
     for (const json& op : j["ops"]) plan.ops.push_back(OpFrom(op));
+    if (j.contains("student_exception") && j["student_exception"].is_string())
+      plan.student_exception = j["student_exception"].get<std::string>().substr(0, 1000);
   } catch (const std::exception& e) {
     plan = Plan{};
     return std::string("the recorded work is malformed (") + e.what() + ")";

@@ -79,6 +79,10 @@ struct Op {
 
 struct Plan {
   std::vector<Op> ops;
+  // What the function threw while it was recorded ("" when it returned): the work before the
+  // throw is in `ops`, and the replay reports the exception as the case's failure, as a run of
+  // the function itself would (an empty C would read as "never written", the wrong cause).
+  std::string student_exception;
 };
 
 // Limits on what a plan may hold: it comes from the student's process.

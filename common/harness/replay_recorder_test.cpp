@@ -98,5 +98,23 @@ TEST(ReplayRecorder, HostArrayReferencesSurviveThePlanFile) {
   EXPECT_EQ(back.ops[1].dst.offset, 4);
 }
 
+// A function that threw while it was recorded: the replay must report the exception, so the plan
+// carries it (bounded: the plan file comes from the student's process).
+TEST(ReplayRecorder, TheExceptionAFunctionThrewSurvivesThePlanFile) {
+  Plan plan;
+  plan.student_exception = "your function threw an exception (vector::_M_range_check)";
+  Plan back;
+  ASSERT_EQ(DecodePlan(EncodePlan(plan), back), "");
+  EXPECT_EQ(back.student_exception, plan.student_exception);
+  EXPECT_TRUE(back.ops.empty());
+
+  plan.student_exception = std::string(5000, 'x');
+  ASSERT_EQ(DecodePlan(EncodePlan(plan), back), "");
+  EXPECT_EQ(back.student_exception.size(), 1000u);
+
+  ASSERT_EQ(DecodePlan(EncodePlan(Plan{}), back), "");
+  EXPECT_EQ(back.student_exception, "");
+}
+
 }  // namespace
 }  // namespace labkit::replay
