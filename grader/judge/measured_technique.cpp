@@ -123,6 +123,21 @@ std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
                 ? " (" + std::to_string(total.shared_stores) + " values were stored there)"
                 : "") +
            ": the partial sums must be computed from the tiles in __shared__ memory";
+  if (rule.min_shared_loads_vs_rows && total.shared_loads > 0) {
+    const double measured =
+        static_cast<double>(total.shared_loads) / static_cast<double>(s.m * s.k);
+    const double tiled = 2.0 * static_cast<double>(s.n);
+    const double least = *rule.min_shared_loads_vs_rows * tiled;
+    if (measured < least)
+      return "in " + product + ", " + who + " read shared memory " + Fixed1(measured) +
+             " times per element of C. A tiled kernel computes each element from the tiles: " +
+             Fixed1(tiled) +
+             " reads there (2n: a row of the A tile and a column of the B tile, phase after "
+             "phase), fewer with register blocking or vector loads, but at least " +
+             Fixed1(least) +
+             ". Compute the partial sums from the tiles in __shared__ memory, not from values "
+             "kept in registers";
+  }
   if (rule.reads_shared && !*rule.reads_shared && total.shared_loads > 0)
     return "in " + product + ", " + who + " read shared memory " +
            std::to_string(total.shared_loads) + " times; this exercise uses none";

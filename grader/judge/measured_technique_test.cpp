@@ -12,6 +12,7 @@ MeasuredTechnique TiledRule() {
   MeasuredTechnique rule;
   rule.shape = kShape;
   rule.max_global_loads_vs_rows = 0.5;
+  rule.min_shared_loads_vs_rows = 1.0 / 64;
   rule.reads_shared = true;
   rule.executes_barrier = true;
   return rule;
@@ -77,6 +78,21 @@ TEST(MeasuredTechnique, SharedMemoryMustBeReadAndABarrierPassed) {
             "in the 64 x 64 x 64 product (m x n x k), matmul_tiled_any_kernel passed no "
             "__syncthreads(): the threads of a block must wait after filling the tiles and again "
             "before overwriting them");
+}
+
+// Register blocking with shared memory for show: a quarter of the rows kernel's global loads, kept
+// in registers, and one read of shared memory per block. A real register-blocked or vectorised
+// kernel reads its tiles at least 2n / 64 times per element of C (here 2).
+TEST(MeasuredTechnique, SharedMemoryReadForShowFails) {
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kTiled, 32, 16, 8)}),
+            "in the 64 x 64 x 64 product (m x n x k), matmul_tiled_any_kernel read shared memory "
+            "0.0 times per element of C. A tiled kernel computes each element from the tiles: "
+            "128.0 reads there (2n: a row of the A tile and a column of the B tile, phase after "
+            "phase), fewer with register blocking or vector loads, but at least 2.0. Compute the "
+            "partial sums from the tiles in __shared__ memory, not from values kept in registers");
+  // 8 x 8 register blocks with 4-wide loads: 2n / 32 per element.
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kTiled, 8, 4 * kElements, 8)}), "");
+  EXPECT_NE(CheckMeasuredTechnique(TiledRule(), {Launch(kTiled, 8, kElements, 8)}), "");
 }
 
 TEST(MeasuredTechnique, HiddenAccessesAreNotBelieved) {

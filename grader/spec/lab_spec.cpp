@@ -54,17 +54,21 @@ std::optional<std::string> ReadHarness(Checker& c, const YAML::Node& n, const st
 
 std::optional<MeasuredTechnique> ReadMeasured(Checker& c, const YAML::Node& n,
                                               const std::string& path) {
-  MapView m(c, n, path, {"shape", "max_global_loads_vs_rows", "reads_shared", "executes_barrier"});
+  MapView m(c, n, path,
+            {"shape", "max_global_loads_vs_rows", "min_shared_loads_vs_rows", "reads_shared",
+             "executes_barrier"});
   if (!m.valid()) return std::nullopt;
   MeasuredTechnique t;
   m.Required("shape", ReadShape, t.shape);
   m.Optional("max_global_loads_vs_rows", NumberAbove(0), t.max_global_loads_vs_rows);
+  m.Optional("min_shared_loads_vs_rows", NumberAbove(0), t.min_shared_loads_vs_rows);
   m.Optional("reads_shared", ReadBool, t.reads_shared);
   m.Optional("executes_barrier", ReadBool, t.executes_barrier);
-  if (!m.Get("max_global_loads_vs_rows") && !m.Get("reads_shared") && !m.Get("executes_barrier"))
+  if (!m.Get("max_global_loads_vs_rows") && !m.Get("min_shared_loads_vs_rows") &&
+      !m.Get("reads_shared") && !m.Get("executes_barrier"))
     c.Fail(n, path,
-           "names nothing to check: give max_global_loads_vs_rows, reads_shared or "
-           "executes_barrier");
+           "names nothing to check: give max_global_loads_vs_rows, min_shared_loads_vs_rows, "
+           "reads_shared or executes_barrier");
   return t;
 }
 

@@ -31,6 +31,10 @@ struct MeasuredTechnique {
   // Bytes loaded from global memory / 4 per element of C, at most this fraction of the 2n floats
   // the one-thread-per-element kernel loads.
   std::optional<double> max_global_loads_vs_rows;
+  // Loads from shared memory per element of C, at least this fraction of the 2n values a tiled
+  // kernel reads there (register blocking and vector loads divide it by the outputs each load
+  // serves): shared memory that does the work, not one read for show.
+  std::optional<double> min_shared_loads_vs_rows;
   std::optional<bool> reads_shared;      // true: shared memory is read; false: never
   std::optional<bool> executes_barrier;  // true: some __syncthreads() is passed; false: none
 };

@@ -357,7 +357,8 @@ TEST(LabSpec, MeasuredTechnique) {
             "number > 0, got 0");
   EXPECT_EQ(ErrorOf(Edit("uses_barrier: true}", "measured: {shape: [64, 64, 64]}}")),
             "lab.yaml:24: exercises[1].technique.measured: names nothing to check: give "
-            "max_global_loads_vs_rows, reads_shared or executes_barrier");
+            "max_global_loads_vs_rows, min_shared_loads_vs_rows, reads_shared or "
+            "executes_barrier");
 }
 
 TEST(LabSpec, SpeedExerciseIsNotAQuery) {
