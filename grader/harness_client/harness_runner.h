@@ -1,7 +1,8 @@
 // Running a built harness on a set of cases (docs/DESIGN.md, "Harness protocol"): writes the
-// request and the input matrices, runs the harness under limits (and, on request, under
-// compute-sanitizer or with a given emulator thread order), and reads back what it reported.
-// Nothing here judges a result.
+// request and the input matrices (harness_request.h), runs the harness under limits (and, on
+// request, under compute-sanitizer or with a given emulator thread order), after a record run
+// where the function's device work is replayed (recorded_plans.h), and reads back what it reported
+// (harness_response.h). Nothing here judges a result.
 #pragma once
 
 #include <cstdint>
@@ -154,14 +155,6 @@ struct HarnessRun {
 
 // A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
 std::string FindCudaTool(const std::string& name);
-
-// A launch as the harness's link wrap recorded it (an element of a case line's "launches"); a
-// field of the wrong type reads as unknown.
-LaunchInfo ParseLaunch(const nlohmann::json& launch);
-
-// The budget's refusal a harness line reports ("device_memory_refused"), if any; a field of the
-// wrong type reads as 0 or "".
-std::optional<MemoryRefusal> ParseMemoryRefusal(const nlohmann::json& line);
 
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
