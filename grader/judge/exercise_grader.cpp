@@ -54,10 +54,6 @@ bool IsTileMultiple(const Shape& s, int64_t tile) {
   return tile > 0 && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
 }
 
-std::string SpacedShapeText(const Shape& s) {
-  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
-}
-
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
   if (d != std::string::npos)
