@@ -73,7 +73,8 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     if (recorded->sources.empty() && !recorded->record.finished) {
       // The function never got through a case (it crashed or hung on the first): nothing to
       // replay, and the replay would only meet the same static initialisers again.
-      for (const MatrixCase& c : cases) run.cases.push_back({c.id, true, "not_recorded"});
+      for (const MatrixCase& c : cases)
+        run.cases.push_back({c.id, true, case_status::kNotRecorded});
       run.emu_diagnostics = recorded->record.diagnostics;
       return run;
     }
@@ -91,10 +92,11 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   ReadResponse(dir, run);
   for (std::size_t i = 0; i < cases.size(); ++i)
-    if (run.cases[i].status == "ok")
+    if (run.cases[i].status == case_status::kOk)
       run.cases[i].C = ReadOutput(dir, cases[i].id + ".C.f32",
                                   static_cast<std::size_t>(cases[i].shape.m * cases[i].shape.k));
-  if (run.timing && TextField(*run.timing, "status") == "ok" && options.timing != nullptr) {
+  if (run.timing && TextField(*run.timing, "status") == case_status::kOk &&
+      options.timing != nullptr) {
     const Shape& s = options.timing->shape;
     for (std::size_t i = 0; i < options.timing->A_sets.size(); ++i)
       run.timing_outputs.push_back(
