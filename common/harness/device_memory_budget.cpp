@@ -15,7 +15,9 @@ std::size_t DeviceMemoryBudget::LimitFromEnvironment() {
 bool DeviceMemoryBudget::Admit(std::size_t bytes, const char* call) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (limit_ == 0 || (bytes <= limit_ && in_use_ <= limit_ - bytes)) return true;
-  if (++refusals_ == 1) first_refusal_ = Refusal{call, bytes, in_use_, limit_};
+  if (++refusals_ == 1)
+    first_refusal_ = MemoryRefusal{call, static_cast<long long>(bytes),
+                                   static_cast<long long>(in_use_), static_cast<long long>(limit_)};
   return false;
 }
 
@@ -48,7 +50,7 @@ int DeviceMemoryBudget::refusals() const {
   return refusals_;
 }
 
-std::optional<DeviceMemoryBudget::Refusal> DeviceMemoryBudget::first_refusal() const {
+std::optional<MemoryRefusal> DeviceMemoryBudget::first_refusal() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return first_refusal_;
 }

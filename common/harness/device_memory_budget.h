@@ -13,6 +13,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "harness_protocol.h"
+
 namespace labkit {
 
 class DeviceMemoryBudget {
@@ -21,15 +23,6 @@ class DeviceMemoryBudget {
 
   // Reads $LABKIT_DEVICE_MEMORY_LIMIT; no limit where it is unset, empty, zero or not a number.
   static std::size_t LimitFromEnvironment();
-
-  // The first allocation refused, as the harness reports it to labgrade on its own channel (the
-  // case line), so that the grader's message never rests on what the process printed.
-  struct Refusal {
-    std::string call;
-    std::size_t bytes = 0;
-    std::size_t in_use = 0;  // what the process held then
-    std::size_t limit = 0;
-  };
 
   // Whether `bytes` more fit under the limit (always, when there is none). A refusal is counted,
   // and the first one kept, under the name of the `call` that asked.
@@ -42,7 +35,9 @@ class DeviceMemoryBudget {
   std::size_t in_use() const;
   std::size_t limit() const { return limit_; }
   int refusals() const;
-  std::optional<Refusal> first_refusal() const;
+  // The first allocation refused, as the harness reports it to labgrade on its own channel (the
+  // case line), so that the grader's message never rests on what the process printed.
+  std::optional<MemoryRefusal> first_refusal() const;
   // The line a refusal prints once to stderr, for the student's log.
   std::string RefusalNote(const char* call, std::size_t bytes) const;
 
@@ -52,7 +47,7 @@ class DeviceMemoryBudget {
   std::unordered_map<const void*, std::size_t> live_;
   std::size_t in_use_ = 0;
   int refusals_ = 0;
-  std::optional<Refusal> first_refusal_;
+  std::optional<MemoryRefusal> first_refusal_;
 };
 
 // The process's budget (LimitFromEnvironment(), read once).

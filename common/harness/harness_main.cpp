@@ -64,8 +64,8 @@ void note_memory_refusal(json& line) {
   noted = true;
   line["device_memory_refused"] = {{"call", refusal->call},
                                    {"bytes", refusal->bytes},
-                                   {"in_use_bytes", refusal->in_use},
-                                   {"limit_bytes", refusal->limit}};
+                                   {"in_use_bytes", refusal->in_use_bytes},
+                                   {"limit_bytes", refusal->limit_bytes}};
 }
 
 json launches_json(const std::vector<labkit::LaunchRecord>& records) {
@@ -127,7 +127,9 @@ const Exercise* find_in(const std::vector<Exercise>& table, const std::string& i
 }
 
 json query_case_json(const std::string& id, const labkit::QueryValues& v) {
-  json line = {{"type", "case"}, {"id", id}, {"status", v.error().empty() ? "ok" : "cuda_error"}};
+  const char* status =
+      v.error().empty() ? labkit::case_status::kOk : labkit::case_status::kCudaError;
+  json line = {{"type", "case"}, {"id", id}, {"status", status}};
   if (!v.error().empty()) {
     line["error"] = v.error();
     line["detail"] = v.detail();
@@ -166,7 +168,7 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
     labkit::NoteDiagnosticCase("");
     json line = query_case_json(c.at("id"), values);
     if (thrown) {
-      line["status"] = "student_exception";
+      line["status"] = labkit::case_status::kStudentException;
       line["detail"] = *thrown;
     }
     if (launches) line["launches"] = launches_json(launches->take());
@@ -269,12 +271,13 @@ void run_cases(const json& request, const std::string& dir,
     const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName(id);
     labkit::NoteDiagnosticCase(id);
     if (mode.run == labkit::RunMode::kReplay && case_ex->host_side) {
-      outcome = {"replay_refused", "", "a host-side exercise is not replayed", {}};
+      outcome = {
+          labkit::case_status::kReplayRefused, "", "a host-side exercise is not replayed", {}};
     } else if (const std::string missing = mode.run == labkit::RunMode::kReplay
                                                ? labkit::replay::ReadPlanFile(plan_path, plan)
                                                : "";
                !missing.empty()) {
-      outcome = {"not_recorded", "", missing, {}};
+      outcome = {labkit::case_status::kNotRecorded, "", missing, {}};
     } else {
       outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
     }
@@ -330,7 +333,8 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
     const std::string missing =
         labkit::replay::ReadPlanFile(mode.plan_dir + labkit::replay::PlanFileName("timing"), plan);
     if (!missing.empty()) {
-      out.line({{"type", "timing"}, {"status", "not_recorded"}, {"detail", missing}});
+      out.line(
+          {{"type", "timing"}, {"status", labkit::case_status::kNotRecorded}, {"detail", missing}});
       return;
     }
   }
@@ -383,12 +387,12 @@ int main(int argc, char** argv) {
   if (argc == 4) first = 2;
   if (argc - first != 2) {
     std::cerr << "usage: " << argv[0] << " [--record | --replay] REQUEST.json RESPONSE.jsonl\n";
-    return 2;
+    return labkit::kHarnessUsageExitCode;
   }
   ResponseWriter out(argv[first + 1]);
   if (!out.ok()) {
     std::cerr << "harness: cannot write " << argv[first + 1] << "\n";
-    return 2;
+    return labkit::kHarnessUsageExitCode;
   }
   try {
     std::ifstream in(argv[first]);
@@ -404,7 +408,7 @@ int main(int argc, char** argv) {
     const labkit::QueryExercise* query = find_in(queries, ref.id);
     if (ex == nullptr && query == nullptr) {
       out.line({{"type", "error"}, {"detail", "unknown exercise '" + ref.id + "'"}});
-      return 3;
+      return labkit::kHarnessErrorExitCode;
     }
     out.line(labkit::DeviceLine(labkit::query_device()));
     const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
@@ -426,7 +430,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Only the kit's own I/O and set-up end here; student failures are reported per case.
     out.line({{"type", "error"}, {"detail", e.what()}});
-    return 3;
+    return labkit::kHarnessErrorExitCode;
   }
   return 0;
 }

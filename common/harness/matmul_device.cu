@@ -41,7 +41,7 @@ CaseOutcome finish_launch() {
       cudaGetLastError();  // launch errors (bad configuration, too much shared memory)
   if (err == cudaSuccess) err = cudaDeviceSynchronize();  // errors while the kernel ran
   if (err != cudaSuccess) {
-    outcome.status = "cuda_error";
+    outcome.status = case_status::kCudaError;
     outcome.error = cudaGetErrorName(err);
     outcome.detail = cudaGetErrorString(err);
   }
@@ -78,8 +78,8 @@ CaseOutcome replay_work(const ReplayContext& r, DeviceMatrix& A, DeviceMatrix& B
   replay::PlanReplay work(*r.image, A.region(), B.region(), C.region());
   const std::string refused = work.Run(*r.plan);
   CaseOutcome outcome = finish_launch();
-  if (!refused.empty() && outcome.status == "ok") {
-    outcome.status = "replay_refused";
+  if (!refused.empty() && outcome.status == case_status::kOk) {
+    outcome.status = case_status::kReplayRefused;
     outcome.detail = refused;
   }
   return outcome;
@@ -169,23 +169,24 @@ CaseOutcome run_case(const MatmulExercise& ex, Layout layout, const MatmulCase& 
       outcome.launches = launches.take();
       outcome.transfers = transfers.take();
     }
-    if (outcome.status != "ok") return outcome;
+    if (outcome.status != case_status::kOk) return outcome;
     if (ex.host_side) C.upload(host_C);
 
     C_out = C.download();
     for (const auto& [matrix, name] :
          {std::pair<const DeviceMatrix*, const char*>{&A, "A"}, {&B, "B"}, {&C, "C"}}) {
       const std::string hit = matrix->check_guards(name);
-      if (!hit.empty()) return {"guard_violation", "", hit, outcome.launches, outcome.transfers};
+      if (!hit.empty())
+        return {case_status::kGuardViolation, "", hit, outcome.launches, outcome.transfers};
     }
     const std::string modified = check_inputs(A, B, c);
     if (!modified.empty())
-      return {"input_modified", "", modified, outcome.launches, outcome.transfers};
+      return {case_status::kInputModified, "", modified, outcome.launches, outcome.transfers};
     return outcome;
   } catch (const CudaError& e) {
-    return {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};
+    return {case_status::kCudaError, cudaGetErrorName(e.code()), e.what(), {}};
   } catch (const StudentException& e) {
-    return {"student_exception", "", e.what(), {}};
+    return {case_status::kStudentException, "", e.what(), {}};
   }
 }
 
@@ -314,7 +315,7 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
       if (settled(r, t, seconds)) break;
     }
     if (!refused.empty()) {
-      t.outcome = {"replay_refused", "", refused, {}};
+      t.outcome = {case_status::kReplayRefused, "", refused, {}};
       return t;
     }
 
@@ -329,13 +330,13 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
       student(s)();
     }
     const CaseOutcome last = finish_launch();
-    if (last.status != "ok") {
+    if (last.status != case_status::kOk) {
       t.outcome = last;
       return t;
     }
     for (std::size_t s = 0; s < sets; ++s) t.outputs.push_back(buf.C[s]->download());
   } catch (const CudaError& e) {
-    t.outcome = {"cuda_error", cudaGetErrorName(e.code()), e.what(), {}};
+    t.outcome = {case_status::kCudaError, cudaGetErrorName(e.code()), e.what(), {}};
   }
   return t;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "device_info.h"
+#include "harness_protocol.h"
 #include "launch_log.h"
 #include "replay_executor.h"
 #include "transfer_log.h"
@@ -62,9 +63,9 @@ struct BufferRecord {
 };
 
 struct CaseOutcome {
-  // ok | cuda_error | guard_violation | input_modified | replay_refused (the recorded work asked
-  // for something the replay does not do; `detail` says what)
-  std::string status = "ok";
+  // A case_status word (harness_protocol.h); for replay_refused, `detail` says what the recorded
+  // work asked for that the replay does not do.
+  std::string status = case_status::kOk;
   std::string error;          // e.g. cudaErrorIllegalAddress
   std::string detail;
   std::vector<LaunchRecord> launches;     // what the student's function launched

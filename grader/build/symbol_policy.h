@@ -6,7 +6,7 @@
 // undefined symbol of the object must belong to a family the labs need (the CUDA runtime calls of
 // a listed set, printing to the terminal, maths, strings and containers, memory, exceptions), and
 // every defined global symbol must be the student's own (not the C/C++ library's, CUDA's, the
-// kit's or the CPU backend's). The families are data (symbol_policy.cpp); the lists were made by
+// kit's or the CPU backend's). The families are data (symbol_families.cpp); the lists were made by
 // compiling every solution, starter, mutant and hostile-corpus file on both backends and reading
 // `nm -g` of the objects.
 //

@@ -78,9 +78,9 @@ TEST(DeviceMemoryBudget, KeepsTheFirstRefusalAsItWas) {
   const auto first = budget.first_refusal();
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->call, "cudaMallocPitch");
-  EXPECT_EQ(first->bytes, 40u);
-  EXPECT_EQ(first->in_use, 70u);
-  EXPECT_EQ(first->limit, 100u);
+  EXPECT_EQ(first->bytes, 40);
+  EXPECT_EQ(first->in_use_bytes, 70);
+  EXPECT_EQ(first->limit_bytes, 100);
   EXPECT_EQ(budget.refusals(), 2);
 }
 

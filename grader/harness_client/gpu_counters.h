@@ -37,7 +37,7 @@ struct ProfiledLaunch {
 inline constexpr const char* kCounterLockDir = "/tmp/labkit-gpu-counters";
 
 // How many times a counting run is tried when ncu reports an error and writes no table
-// (harness_runner.cpp RunHarnessProcess): the counters taken by another session, for a moment.
+// (harness_runner.cpp, RunHarnessProcess): the counters taken by another session, for a moment.
 inline constexpr int kCountingAttempts = 3;
 
 // The words put before the harness's command line so that ncu counts every kernel launch and

@@ -1,7 +1,8 @@
 // Running a built harness on a set of cases (docs/DESIGN.md, "Harness protocol"): writes the
-// request and the input matrices, runs the harness under limits (and, on request, under
-// compute-sanitizer or with a given emulator thread order), and reads back what it reported.
-// Nothing here judges a result.
+// request and the input matrices (harness_request.h), runs the harness under limits (and, on
+// request, under compute-sanitizer or with a given emulator thread order), after a record run
+// where the function's device work is replayed (recorded_plans.h), and reads back what it reported
+// (harness_response.h). Nothing here judges a result.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness_protocol.h"  // case statuses, exit statuses, MemoryRefusal
 #include "lab_spec.h"
 #include "process.h"
 
@@ -94,15 +96,6 @@ struct TransferInfo {
   long long bytes = 0;
 };
 
-// The harness's device-memory budget refused an allocation (common/harness/device_memory_budget.h):
-// what was asked for and what the process held, as the harness reported them on its case line.
-struct MemoryRefusal {
-  std::string call;  // cudaMalloc, cudaMallocPitch...
-  long long bytes = 0;
-  long long in_use_bytes = 0;
-  long long limit_bytes = 0;
-};
-
 // Where the harness put one of a case's matrices in device memory (its "buffers" list), for
 // naming the matrix at an address compute-sanitizer reports. Told by the process the student's
 // code runs in: it names a matrix in a message and decides nothing.
@@ -115,8 +108,8 @@ struct HarnessBuffer {
 struct CaseRun {
   std::string id;
   bool reported = false;  // false: the process died before finishing this case
-  // ok | cuda_error | guard_violation | input_modified | replay_refused (the function asked for
-  // work the replay does not do) | not_recorded (the record process ended before this case)
+  // One of harness_protocol.h's case_status words, or "reported_twice" (a second line for the
+  // case, written by something other than the harness).
   std::string status;
   std::string error;
   std::string detail;
@@ -155,14 +148,6 @@ struct HarnessRun {
 // A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
 std::string FindCudaTool(const std::string& name);
 
-// A launch as the harness's link wrap recorded it (an element of a case line's "launches"); a
-// field of the wrong type reads as unknown.
-LaunchInfo ParseLaunch(const nlohmann::json& launch);
-
-// The budget's refusal a harness line reports ("device_memory_refused"), if any; a field of the
-// wrong type reads as 0 or "".
-std::optional<MemoryRefusal> ParseMemoryRefusal(const nlohmann::json& line);
-
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases);
@@ -174,15 +159,5 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
 HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<ParamSet>& params);
-
-// The exit status with which the CPU backend ends a process after a fatal memory fault.
-constexpr int kEmuFaultExitCode = 86;
-
-// The exit statuses the sanitizers are told to end with when they find something
-// (compute-sanitizer's --error-exitcode, ThreadSanitizer's exitcode): the verdict's evidence, as
-// the program cannot change the tool's status without ending the run early (sanitizer_end.h).
-// Neither is a status the harness itself ends with.
-constexpr int kComputeSanitizerFoundExitCode = 87;
-constexpr int kThreadSanitizerFoundExitCode = 88;
 
 }  // namespace labkit

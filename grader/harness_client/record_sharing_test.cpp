@@ -1,4 +1,4 @@
-// A record run serves every later check whose cases it holds (harness_runner.cpp, PlanKey): on a
+// A record run serves every later check whose cases it holds (recorded_plans.cpp, PlanKey): on a
 // GPU shared by a batch each process is a CUDA context that queues behind the others, so a record
 // process saved is a context saved.
 #include <gtest/gtest.h>

@@ -42,7 +42,7 @@ std::string KernelsJson(const GradeEnv& env, const std::string& dir) {
 
 // Whether the emulator's run of the case went wrong: it died, failed, or gave wrong values.
 bool WrongOnEmulator(const GradeEnv& env, const MatrixCase& c, const CaseRun& e) {
-  if (!e.reported || e.status != "ok") return true;
+  if (!e.reported || e.status != case_status::kOk) return true;
   const auto check = CheckProduct(env.spec.tolerance.model, c.shape, c.A, c.B, e.C);
   return !check.ok() || !check->passed();
 }
@@ -112,7 +112,8 @@ EmulatorCause CauseOnEmulator(GradeEnv& env, const Exercise& run, const std::str
   for (std::size_t n = 0; n < order.size(); ++n) {
     const std::size_t i = order[n];
     const CaseRun& on_emulator = emulated.cases[n];
-    if (!on_emulator.reported || on_emulator.status != "ok" || gpu.cases[i].status != "ok")
+    if (!on_emulator.reported || on_emulator.status != case_status::kOk ||
+        gpu.cases[i].status != case_status::kOk)
       continue;
     EmulatorCause cause = NeverWrittenMemoryCause(cases[i].shape, gpu.cases[i].C, on_emulator.C);
     cause.case_index = i;

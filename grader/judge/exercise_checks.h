@@ -21,9 +21,6 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
 // Every side of `s` a multiple of `tile` (false for a tile of 0: a lab without one).
 bool IsTileMultiple(const Shape& s, int64_t tile);
 
-// "16 x 16 x 16": a shape in running text.
-std::string SpacedShapeText(const Shape& s);
-
 // "case 16x16x16 (m x n x k)", or "dataset <name> (shape)", as messages name a case.
 std::string CaseName(const MatrixCase& c);
 

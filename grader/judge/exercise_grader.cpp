@@ -54,10 +54,6 @@ bool IsTileMultiple(const Shape& s, int64_t tile) {
   return tile > 0 && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
 }
 
-std::string SpacedShapeText(const Shape& s) {
-  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
-}
-
 std::string CaseName(const MatrixCase& c) {
   const auto d = c.id.find("_dataset_");
   if (d != std::string::npos)
@@ -140,7 +136,7 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
             "the grader's harness failed on its own: " + run.harness_error};
   const CaseRun& r = run.cases[i];
   const std::string name = CaseName(cases[i]);
-  if (r.status == "not_recorded") return NotRecorded(run, name);
+  if (r.status == case_status::kNotRecorded) return NotRecorded(run, name);
   if (!run.process.started)  // the kit could not start its own program: not the student's doing
     return {GradeStatus::kGraderError, "harness_not_started",
             "the grader could not start the harness: " + run.process.start_error};
@@ -155,7 +151,7 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
             timed_out ? "timeout" : "crashed",
             "while running " + name + ", " + DescribeDeath(run.process)};
   }
-  if (r.status == "replay_refused")
+  if (r.status == case_status::kReplayRefused)
     return failed("replay_refused",
                   "in " + name + ", your function asked for " + r.detail +
                       ". The grader repeats the device work your function asks for "
@@ -163,11 +159,11 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
                       "on inputs your function never saw; it cannot repeat this.");
   // The CPU backend says why a launch failed (a barrier only some threads reach, a host pointer):
   // more use to a student than the bare error code the runtime returned.
-  if (r.status != "ok" && diagnostic != nullptr)
+  if (r.status != case_status::kOk && diagnostic != nullptr)
     return failed("emu_diagnostic",
                   DescribeEmuDiagnostic(*diagnostic, executable, &env.runner, &cases[i].shape) +
                       " (in " + name + ")");
-  if (r.status == "cuda_error") {
+  if (r.status == case_status::kCudaError) {
     const std::string config = BadLaunchConfiguration(r);
     if (!config.empty())
       return failed("launch_configuration",
@@ -175,13 +171,13 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
     return failed("cuda_error", "CUDA error " + r.error + " in " + name + ": " + r.detail + "." +
                                     CudaErrorHint(r.error));
   }
-  if (r.status == "student_exception")
+  if (r.status == case_status::kStudentException)
     return failed("student_exception", "in " + name + ", " + r.detail + ".");
-  if (r.status == "guard_violation")
+  if (r.status == case_status::kGuardViolation)
     return failed("guard_violation",
                   "in " + name + ", " + r.detail +
                       ". Usual cause: a store into C without a bounds check (row < m && col < k).");
-  if (r.status == "input_modified")
+  if (r.status == case_status::kInputModified)
     return failed("input_modified",
                   "in " + name + ", " + r.detail + ": A and B are inputs; write only to C.");
   if (r.status == "reported_twice" || r.status.empty())
@@ -190,7 +186,7 @@ Finding RunFailure(GradeEnv& env, const HarnessRun& run, const std::vector<Matri
                       (r.status.empty() ? "unreadable (a field of the wrong type)"
                                         : "there twice") +
                       ": something in the submission wrote to the grader's files.");
-  if (r.status != "ok")
+  if (r.status != case_status::kOk)
     return failed("harness_status", "in " + name + ": the harness reported " + r.status);
   return {};
 }
@@ -214,7 +210,7 @@ std::vector<CaseSummary> CaseSummaries(ToleranceModel model, const HarnessRun& r
                                        const std::vector<MatrixCase>& cases) {
   std::vector<CaseSummary> summaries;
   for (std::size_t i = 0; i < cases.size() && i < run.cases.size(); ++i) {
-    if (!run.cases[i].reported || run.cases[i].status != "ok") continue;
+    if (!run.cases[i].reported || run.cases[i].status != case_status::kOk) continue;
     const auto check = CheckProduct(model, cases[i].shape, cases[i].A, cases[i].B, run.cases[i].C);
     if (check.ok()) summaries.push_back({cases[i].shape, check->passed(), false});
   }
@@ -247,7 +243,7 @@ std::string CauseInAnotherCase(const GradeEnv& env, const Exercise& ex, Toleranc
                                const HarnessRun& run, const std::vector<MatrixCase>& cases,
                                std::size_t i, const std::string& fallback) {
   for (std::size_t j = 0; j < cases.size() && j < run.cases.size(); ++j) {
-    if (j == i || !run.cases[j].reported || run.cases[j].status != "ok") continue;
+    if (j == i || !run.cases[j].reported || run.cases[j].status != case_status::kOk) continue;
     const auto check = CheckProduct(model, cases[j].shape, cases[j].A, cases[j].B, run.cases[j].C);
     if (!check.ok() || check->passed() || NothingWritten(*check)) continue;
     const std::string cause = ValueCause(*check, env.spec.tile, LaunchOptions(ex, run.cases[j]));

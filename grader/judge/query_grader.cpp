@@ -115,7 +115,7 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
                 ": " + run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
   }
   if (!counted.reported) return technique(ex.function + with + ", " + DescribeDeath(run.process));
-  if (counted.status != "ok")
+  if (counted.status != case_status::kOk)
     return technique("CUDA error " + counted.error + with + ": " + counted.detail);
   // No table and no launch is the student's doing (host code that launches nothing while it is
   // counted): the rule below says the kernel was never launched. No table of launches made is
@@ -161,10 +161,10 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
                           "the grader's report of the call" + params +
                               " (response.jsonl) is there twice: something in the submission "
                               "wrote to the grader's files."});
-    if (r.status == "student_exception")
+    if (r.status == case_status::kStudentException)
       return Verdict(ex, {GradeStatus::kFailed, "student_exception",
                           "calling " + ex.function + params + ", " + r.detail + "."});
-    if (r.status != "ok")
+    if (r.status != case_status::kOk)
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});
     const json values = r.values.is_object() ? r.values : json::object();

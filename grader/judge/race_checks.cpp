@@ -214,7 +214,7 @@ std::vector<NamedBuffer> HarnessBuffers(const HarnessRun& run,
   std::vector<NamedBuffer> first, rest;
   for (auto r = run.cases.rbegin(); r != run.cases.rend(); ++r) {
     std::vector<NamedBuffer> own = named(*r);
-    const bool faulted = first.empty() && !own.empty() && r->status != "ok";
+    const bool faulted = first.empty() && !own.empty() && r->status != case_status::kOk;
     (faulted ? first : rest).insert((faulted ? first : rest).end(), own.begin(), own.end());
   }
   first.insert(first.end(), rest.begin(), rest.end());

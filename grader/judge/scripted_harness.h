@@ -72,7 +72,7 @@ struct HarnessCall {
 
 // What the script answers for one case of one call.
 struct CaseAnswer {
-  std::string status = "ok";  // the case line's status; "" writes no line for the case
+  std::string status = case_status::kOk;  // the case line's status; "" writes no line for the case
   std::string error, detail;
   // C(0, 0) as asked; kPoison leaves the harness's fill there (or, on the emulator, its NaN
   // pattern come through from memory never written).
@@ -93,7 +93,7 @@ struct CaseAnswer {
 // The "timing" line of a run with a timing request (the speed item).
 struct TimingAnswer {
   bool reported = true;  // false: no timing line, as when the process died
-  std::string status = "ok";
+  std::string status = case_status::kOk;
   double student_ms = 2, baseline_ms = 10;
   int mismatched_reps = 0;
   bool right_outputs = true;  // the timed outputs: the product of the next input set
@@ -101,7 +101,7 @@ struct TimingAnswer {
 
 // What the script answers for one call of a query exercise (a case with "params").
 struct QueryAnswer {
-  std::string status = "ok";  // "" writes no line for the call
+  std::string status = case_status::kOk;  // "" writes no line for the call
   std::string error, detail;
   json values = json::object();  // {"name": {"student": ..., "expected": ...}}
 };
@@ -198,7 +198,7 @@ class ScriptedHarness : public ProcessRunner {
       if (answer.memory_refused.is_object()) line["device_memory_refused"] = answer.memory_refused;
       if (answer.buffers.is_array()) line["buffers"] = answer.buffers;
       out << line.dump() << "\n";
-      if (answer.status != "ok") continue;
+      if (answer.status != case_status::kOk) continue;
       const Shape shape{c.at("m"), c.at("n"), c.at("k")};
       const auto a = ReadFloatFile(dir + c["inputs"]["A"].get<std::string>(), shape.m, shape.n);
       const auto b = ReadFloatFile(dir + c["inputs"]["B"].get<std::string>(), shape.n, shape.k);
@@ -245,7 +245,7 @@ class ScriptedHarness : public ProcessRunner {
     }
     out << json({{"type", "timing"},
                  {"status", answer.status},
-                 {"error", answer.status == "ok" ? "" : "cudaErrorLaunchFailure"},
+                 {"error", answer.status == case_status::kOk ? "" : "cudaErrorLaunchFailure"},
                  {"student_median_ms", answer.student_ms},
                  {"baseline_median_ms", answer.baseline_ms},
                  {"mismatched_reps", answer.mismatched_reps}})

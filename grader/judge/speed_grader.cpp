@@ -48,7 +48,7 @@ std::string Time(GradeEnv& env, const std::string& executable, const TimingSpec&
     return "the timed run did not finish: " +
            DescribeDeath(run.process.started ? run.process : run.record_process);
   cause = "timed_run_failed";
-  if (TextField(*run.timing, "status") != "ok")
+  if (TextField(*run.timing, "status") != case_status::kOk)
     return "the timed run failed: " + TextField(*run.timing, "error") + " " +
            TextField(*run.timing, "detail");
   if (NumberField(*run.timing, "mismatched_reps", 0.0) > 0)

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bwrap_command.h"
 #include "file_lock.h"
 #include "process_memory.h"
 #include "sandbox_host.h"
@@ -31,126 +32,16 @@ using sandbox_host::Cgroups;
 using sandbox_host::CgroupSupport;
 using sandbox_host::CommandCgroups;
 using sandbox_host::Exists;
-using sandbox_host::FindProgram;
-using sandbox_host::IsUnder;
 using sandbox_host::Normal;
 using sandbox_host::UserTaskCount;
 
 namespace {
-
-std::string FirstLine(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  return line.empty() ? "no message" : line;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bwrap command line.
-
-// /etc entries compilers, the dynamic linker and the CUDA driver read; the rest (shadow, ssh keys,
-// the grader's configuration) stays out.
-const char* const kEtcEntries[] = {"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-                                   "/etc/alternatives",  "/etc/passwd",     "/etc/group",
-                                   "/etc/nsswitch.conf", "/etc/localtime",  "/etc/hosts",
-                                   "/etc/host.conf",     "/etc/OpenCL",     "/etc/vulkan",
-                                   "/etc/nvidia",        "/etc/gcrypt",     "/etc/ssl/certs"};
-
-const char* const kSystemDirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-
-// Mount operations in the order bwrap must do them: a folder before what is mounted inside it.
-struct Mount {
-  std::string op;  // --ro-bind, --bind, --tmpfs, --dev-bind, --symlink
-  std::string source, target;
-};
-
-void AddMountArgs(std::vector<std::string>& argv, const std::vector<Mount>& mounts) {
-  for (const Mount& m : mounts) {
-    argv.push_back(m.op);
-    if (m.op != "--tmpfs") argv.push_back(m.source);
-    argv.push_back(m.target);
-  }
-}
-
-// Folders visible without the policy's own binds (for deciding what a hidden path must cover).
-std::vector<Mount> SystemMounts() {
-  std::vector<Mount> mounts;
-  for (const char* dir : kSystemDirs) {
-    std::error_code ec;
-    const auto status = fs::symlink_status(dir, ec);
-    if (fs::is_symlink(status)) {
-      mounts.push_back({"--symlink", fs::read_symlink(dir, ec).string(), dir});
-    } else if (fs::is_directory(status)) {
-      mounts.push_back({"--ro-bind", dir, dir});
-    }
-  }
-  for (const char* entry : kEtcEntries)
-    if (Exists(entry)) mounts.push_back({"--ro-bind", entry, entry});
-  // CUDA and NVML read PCI and NUMA topology here; read-only, and nothing secret.
-  if (Exists("/sys")) mounts.push_back({"--ro-bind", "/sys", "/sys"});
-  return mounts;
-}
-
-std::vector<std::string> BaseArgs(const std::string& bwrap, bool network, bool disable_userns) {
-  std::vector<std::string> argv = {bwrap,           "--unshare-user", "--unshare-ipc",
-                                   "--unshare-pid", "--unshare-uts",  "--unshare-cgroup-try"};
-  if (!network) argv.push_back("--unshare-net");
-  // No nested user namespaces (bwrap 0.8 and later), the sandbox dies with labgrade, no terminal
-  // to inject keystrokes into (TIOCSTI), no capabilities even where labgrade runs as root.
-  if (disable_userns) argv.push_back("--disable-userns");
-  argv.insert(argv.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL", "--proc",
-                           "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp"});
-  AddMountArgs(argv, SystemMounts());
-  return argv;
-}
-
-struct Probe {
-  bool ok = false;
-  bool disable_userns = false;
-  std::string path;
-  std::string why_not;
-};
-
-const Probe& ProbeBwrap(const std::string& bwrap, ProcessRunner& runner) {
-  static std::mutex mutex;
-  static std::map<std::string, Probe> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(bwrap);
-  if (it != cache.end()) return it->second;
-  Probe probe;
-  probe.path = FindProgram(bwrap);
-  if (probe.path.empty()) {
-    probe.why_not = "bubblewrap (" + bwrap + ") is not installed (apt-get install bubblewrap)";
-  } else {
-    // Older bwrap (Ubuntu 22.04 has 0.6) lacks --disable-userns: try with it, then without.
-    for (const bool disable_userns : {true, false}) {
-      Command cmd;
-      cmd.argv = BaseArgs(probe.path, false, disable_userns);
-      cmd.argv.push_back(Exists("/usr/bin/true") ? "/usr/bin/true" : "/bin/true");
-      cmd.timeout_seconds = 20;
-      const ProcessResult r = runner.Run(cmd);
-      probe.ok = r.Succeeded();
-      probe.disable_userns = disable_userns;
-      if (probe.ok) break;
-      probe.why_not = "bubblewrap cannot create namespaces here (" + r.Describe() + ": " +
-                      FirstLine(r.output) + ")";
-    }
-  }
-  return cache.emplace(bwrap, probe).first->second;
-}
 
 bool KeepVariable(const std::string& name, const std::vector<std::string>& prefixes) {
   for (const std::string& p : prefixes) {
     if (p.back() == '_' ? name.compare(0, p.size(), p) == 0 : name == p) return true;
   }
   return false;
-}
-
-// The one folder a command may write: its working folder when that lies inside the scratch
-// folder (a harness run: the record run cannot touch the replay's folder, nor the builds), else
-// the whole scratch folder (the compilers).
-std::string WritableDir(const SandboxPolicy& policy, const Command& command) {
-  if (policy.scratch_dir.empty() || command.cwd.empty()) return policy.scratch_dir;
-  const std::string cwd = Normal(command.cwd);
-  return IsUnder(cwd, policy.scratch_dir) ? cwd : policy.scratch_dir;
 }
 
 std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& policy,
@@ -177,74 +68,6 @@ std::map<std::string, std::string> SandboxEnvironment(const SandboxPolicy& polic
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
-
-SandboxPolicy SystemSandboxPolicy(const std::string& scratch_dir) {
-  SandboxPolicy policy;
-  policy.scratch_dir = Normal(scratch_dir);
-  // /opt/nvidia: Nsight Compute, whose ncu counts the GPU's loads for the technique checks.
-  for (const char* dir : {"/usr/local/cuda", "/opt/cuda", "/opt/nvidia"}) {
-    std::error_code ec;
-    if (Exists(dir)) policy.read_only.push_back(fs::canonical(dir, ec).string());
-  }
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/dev", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("nvidia", 0) == 0) policy.devices.push_back(entry.path().string());
-  }
-  return policy;
-}
-
-std::vector<std::string> ToolInstallation(const std::string& tool) {
-  std::vector<std::string> folders;
-  if (tool.empty()) return folders;
-  std::error_code ec;
-  for (const fs::path& path : {fs::path(tool), fs::canonical(tool, ec)}) {
-    if (path.empty()) continue;
-    const fs::path folder = path.parent_path();
-    // bin/.. is the installation; a tool outside any bin/ folder shows only its own folder.
-    folders.push_back((folder.filename() == "bin" ? folder.parent_path() : folder).string());
-  }
-  return folders;
-}
-
-SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& lab,
-                                   const std::string& src_dir, const std::string& work_dir,
-                                   const std::vector<std::string>& extra_hidden) {
-  SandboxPolicy policy = SystemSandboxPolicy(work_dir);
-  auto show = [&](const std::string& path) {
-    if (!path.empty()) policy.read_only.push_back(Normal(path));
-  };
-  show(src_dir);
-  show(manifest.LabDir(lab));
-  show(manifest.common_include);
-  show(manifest.harness_include);
-  show(manifest.boost_context);
-  // A compiler is more than its driver: g++ runs cc1plus from ../libexec, and a driver may be a
-  // script or link that starts the real one beside it (/opt/gcc/bin/g++ -> g++-real). Its whole
-  // installation is shown, named as the manifest names it and as its links resolve.
-  for (const std::string* tool : {&manifest.cxx, &manifest.nvcc})
-    for (const std::string& folder : ToolInstallation(*tool)) show(folder);
-  if (manifest.emu_backend) {
-    show(fs::path(manifest.emu_cxx).parent_path().string());  // emu-cxx and emu-rewrite
-    // emu-cxx's force-included header and include folder (baked into emu-cxx at build time).
-    show(manifest.source_dir + "/emu/runtime/include");
-  }
-  // Only the lab's own libraries from the build folder: the rest of it holds objects built from
-  // solutions/ (benchmarks, tests) and the datasets.
-  for (const auto* libs : {&manifest.gpu_libs, &manifest.emu_libs}) {
-    const auto it = libs->find(lab);
-    if (it != libs->end())
-      for (const std::string& lib : it->second) show(lib);
-  }
-  for (const std::string& hidden :
-       {manifest.source_dir + "/solutions", manifest.source_dir + "/.git", manifest.data_dir})
-    if (!hidden.empty()) policy.hidden.push_back(Normal(hidden));
-  for (const std::string& hidden : extra_hidden)
-    if (!hidden.empty()) policy.hidden.push_back(Normal(hidden));
-  return policy;
-}
-
 SandboxedProcessRunner::SandboxedProcessRunner(ProcessRunner& inner, SandboxPolicy policy)
     : inner_(inner), policy_(std::move(policy)) {
   Init();
@@ -263,7 +86,7 @@ void SandboxedProcessRunner::Init() {
   for (auto* list : {&policy_.read_only, &policy_.hidden})
     for (std::string& path : *list) path = Normal(path);
 
-  const Probe& probe = ProbeBwrap(policy_.bwrap, inner_);
+  const BwrapProbe& probe = ProbeBwrap(policy_.bwrap, inner_);
   bwrap_ok_ = probe.ok;
   bwrap_path_ = probe.path;
   disable_userns_ = probe.disable_userns;
@@ -395,79 +218,7 @@ Command SandboxedProcessRunner::Wrap(const Command& command, uid_t run_as) const
     return wrapped;
   }
 
-  std::vector<std::string> argv = BaseArgs(bwrap_path_, policy_.network, disable_userns_);
-  const std::vector<Mount> system = SystemMounts();
-  std::vector<std::string> visible;  // roots that are shown, for deciding what hidden must cover
-  for (const Mount& m : system)
-    if (m.op == "--ro-bind") visible.push_back(m.target);  // (/tmp is an empty tmpfs)
-
-  std::vector<Mount> mounts;
-  if (!policy_.scratch_dir.empty()) {
-    const std::string writable = WritableDir(policy_, command);
-    if (writable == policy_.scratch_dir) {
-      mounts.push_back({"--bind", policy_.scratch_dir, policy_.scratch_dir});
-    } else {
-      mounts.push_back({"--ro-bind", policy_.scratch_dir, policy_.scratch_dir});
-      mounts.push_back({"--bind", writable, writable});
-    }
-    visible.push_back(policy_.scratch_dir);
-  }
-  const std::vector<std::string> system_roots = visible;
-  for (const std::string& path : policy_.read_only) {
-    // Missing, or shown already by a system mount (binding again over a symlink there would
-    // mount onto its target).
-    if (!Exists(path) || std::any_of(system_roots.begin(), system_roots.end(),
-                                     [&](const std::string& v) { return IsUnder(path, v); }))
-      continue;
-    mounts.push_back({"--ro-bind", path, path});
-    visible.push_back(path);
-  }
-  for (const std::string& hidden : policy_.hidden) {
-    if (!Exists(hidden)) continue;
-    const bool shown = std::any_of(visible.begin(), visible.end(),
-                                   [&](const std::string& v) { return IsUnder(hidden, v); });
-    if (!shown) continue;  // bwrap starts from an empty root: nothing to cover
-    if (fs::is_directory(hidden)) {
-      mounts.push_back({"--tmpfs", "", hidden});
-    } else {
-      mounts.push_back({"--ro-bind", "/dev/null", hidden});
-    }
-  }
-  // A file that labgrade names on the command line inside a hidden folder (the reference
-  // solution of the speed check) is the kit's own: show its folder to this command only.
-  for (const std::string& arg : command.argv) {
-    if (arg.empty() || arg[0] != '/' || !Exists(arg)) continue;
-    const std::string path = Normal(arg);
-    for (const std::string& hidden : policy_.hidden) {
-      if (!IsUnder(path, hidden) || path == hidden) continue;
-      const std::string dir = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
-      mounts.push_back({"--ro-bind", dir, dir});
-    }
-  }
-  // Parents before children, so that a hidden folder's tmpfs lies under the submission's own bind
-  // when the submission sits inside it, and a read-only folder inside the scratch stays read-only.
-  std::stable_sort(mounts.begin(), mounts.end(), [](const Mount& a, const Mount& b) {
-    return std::count(a.target.begin(), a.target.end(), '/') <
-           std::count(b.target.begin(), b.target.end(), '/');
-  });
-  AddMountArgs(argv, mounts);
-  for (const std::string& device : policy_.devices)
-    argv.insert(argv.end(), {"--dev-bind-try", device, device});
-
-  // The tool's lock files, shared with its other instances (Command::tool_lock_dir).
-  if (!command.tool_lock_dir.empty())
-    argv.insert(argv.end(), {"--bind", command.tool_lock_dir, command.tool_lock_dir});
-  argv.push_back("--clearenv");
-  for (const auto& [key, value] : env)
-    argv.insert(argv.end(), {"--setenv", key,
-                             key == "TMPDIR" && !command.tool_lock_dir.empty()
-                                 ? command.tool_lock_dir
-                                 : value});
-  const std::string cwd = !command.cwd.empty() ? Normal(command.cwd) : policy_.scratch_dir;
-  if (!cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
-  argv.push_back("--");
-  argv.insert(argv.end(), command.argv.begin(), command.argv.end());
-  wrapped.argv = std::move(argv);
+  wrapped.argv = BwrapCommandLine(bwrap_path_, disable_userns_, policy_, command, env);
   wrapped.wrapper_length = wrapped.argv.size() - command.argv.size();
   return wrapped;
 }

@@ -1,12 +1,12 @@
-// The machine side of the sandbox (sandbox.cpp): small files under /proc and /sys, finding a
-// program, counting this user's tasks, and the cgroups that bound the memory and task count of one
-// command.
+// The machine side of the sandbox (sandbox.cpp, bwrap_command.cpp): small files under /proc and
+// /sys, finding a program, counting this user's tasks, and the cgroups that bound the memory and
+// task count of one command.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "sandbox.h"
+#include "sandbox_policy.h"
 
 namespace labkit {
 namespace sandbox_host {

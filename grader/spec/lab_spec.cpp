@@ -397,6 +397,10 @@ ToleranceModel NofmaModel(const LabSpec& spec, const Exercise& exercise) {
              : ToleranceModel::kForwardError;
 }
 
+std::string SpacedShapeText(const Shape& s) {
+  return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
+}
+
 std::string ParamText(const ParamSet& params) {
   std::string text;
   for (const auto& [name, value] : params)

@@ -197,4 +197,7 @@ const char* ToString(ToleranceModel model);
 // "block_side=16, dynamic_smem=8192" (keys in order); "" for an empty set.
 std::string ParamText(const ParamSet& params);
 
+// "16 x 16 x 16": a shape in running text.
+std::string SpacedShapeText(const Shape& s);
+
 }  // namespace labkit

@@ -2,8 +2,10 @@
 // written as a fatal diagnostic, then the process exits with status 86.
 #pragma once
 
+#include "harness_protocol.h"  // the status labgrade reads as the emulator's fault
+
 namespace emu::detail {
-constexpr int kFatalExitCode = 86;
+constexpr int kFatalExitCode = labkit::kEmuFaultExitCode;
 
 // Installs the handlers once per process.
 void install_fault_handlers();

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "exercise_checks.h"
 #include "resource_report.h"
 
 namespace labkit {

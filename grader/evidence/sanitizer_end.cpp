@@ -15,7 +15,7 @@ SanitizerEnd ClassifySanitizerEnd(const HarnessRun& run, int found_exit_code) {
   if (!run.harness_error.empty()) return SanitizerEnd::kHarnessError;
   if (p.timed_out) return SanitizerEnd::kTimedOut;
   const bool every_case_ran = std::all_of(run.cases.begin(), run.cases.end(), [](const CaseRun& c) {
-    return c.reported && c.status == "ok";
+    return c.reported && c.status == case_status::kOk;
   });
   if (exited && p.exit_code == 0 && run.done && every_case_ran) return SanitizerEnd::kClean;
   return SanitizerEnd::kIncomplete;

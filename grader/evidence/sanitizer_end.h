@@ -6,9 +6,9 @@
 //
 // Why the exit status holds: compute-sanitizer is the parent of the student's process and gives
 // its --error-exitcode when it found anything; ThreadSanitizer ends the process at its first
-// report with its own exit code (HarnessCommand). The program can end the run first (exit, abort,
-// a crash) but not turn a finding into the clean end, which needs the harness's "done" line, every
-// case run, and status 0.
+// report with its own exit code (HarnessCommand, harness_request.cpp). The program can end the run
+// first (exit, abort, a crash) but not turn a finding into the clean end, which needs the harness's
+// "done" line, every case run, and status 0.
 #pragma once
 
 #include "harness_runner.h"

@@ -1,0 +1,49 @@
+// What the two sides of the harness protocol (docs/DESIGN.md, "Harness protocol") both name: the
+// harness (common/harness/, compiled by nvcc and by the CPU backend's emu-cxx) and the emulator's
+// runtime write these, labgrade (grader/harness_client/) reads them back and decides on them. One
+// definition for both sides, so that a word or a status changed on one side cannot go unnoticed
+// on the other. Plain C++17, the standard library only.
+#pragma once
+
+#include <string>
+
+namespace labkit {
+
+// A case line's "status" (CaseOutcome::status in the harness, CaseRun::status in labgrade).
+namespace case_status {
+inline constexpr const char kOk[] = "ok";
+inline constexpr const char kCudaError[] = "cuda_error";
+inline constexpr const char kGuardViolation[] = "guard_violation";  // a guard zone was written
+inline constexpr const char kInputModified[] = "input_modified";    // A or B changed
+// The student's function threw; its message is the case's detail.
+inline constexpr const char kStudentException[] = "student_exception";
+// The recorded work asked for something the replay does not do (the detail says what).
+inline constexpr const char kReplayRefused[] = "replay_refused";
+// The record process ended before this case, so there is no plan to replay.
+inline constexpr const char kNotRecorded[] = "not_recorded";
+}  // namespace case_status
+
+// How a harness process ends. Its own statuses are 0 (the "done" line written) and these two; the
+// others are set by what runs around or inside it, and none of them is one of the harness's.
+inline constexpr int kHarnessUsageExitCode = 2;  // a command line or response file it cannot use
+inline constexpr int kHarnessErrorExitCode = 3;  // the kit's own set-up failed (an "error" line)
+// The CPU backend's runtime ends a process with this after a fatal memory fault (its diagnostic
+// written first; emu/runtime/src/faults.h).
+inline constexpr int kEmuFaultExitCode = 86;
+// What the sanitizers are told to end with when they find something (compute-sanitizer's
+// --error-exitcode, ThreadSanitizer's exitcode): the verdict's evidence, as the program cannot
+// change the tool's status without ending the run early (grader/evidence/sanitizer_end.h).
+inline constexpr int kComputeSanitizerFoundExitCode = 87;
+inline constexpr int kThreadSanitizerFoundExitCode = 88;
+
+// The device-memory budget's first refusal of an allocation (device_memory_budget.h): what was
+// asked for and what the process held, reported on the case line ("device_memory_refused") and
+// read back by labgrade.
+struct MemoryRefusal {
+  std::string call;  // cudaMalloc, cudaMallocPitch...
+  long long bytes = 0;
+  long long in_use_bytes = 0;
+  long long limit_bytes = 0;
+};
+
+}  // namespace labkit

@@ -1,0 +1,118 @@
+#include "harness_request.h"
+
+#include <filesystem>
+
+#include "gpu_counters.h"
+#include "inputs.h"
+#include "untrusted_file.h"
+
+namespace labkit {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Status WriteRequest(const std::string& dir, const HarnessOptions& options,
+                    const std::vector<MatrixCase>& cases, bool with_inputs,
+                    const json& student_image) {
+  Status written;
+  auto write = [&](const std::string& name, const std::vector<float>& values) {
+    if (written && with_inputs) written = WriteFloatFile(dir + name, values);
+  };
+  json request = {{"exercise", options.exercise},
+                  {"layout", options.exact_layout ? "exact" : "guarded"},
+                  {"cases", json::array()},
+                  {"timing", nullptr},
+                  {"occupancy_probe", options.occupancy_probe}};
+  for (const MatrixCase& c : cases) {
+    write(c.id + ".A.f32", c.A);
+    write(c.id + ".B.f32", c.B);
+    fs::remove(dir + c.id + ".C.f32");
+    json entry = {{"id", c.id},
+                  {"m", c.shape.m},
+                  {"n", c.shape.n},
+                  {"k", c.shape.k},
+                  {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
+                  {"outputs", {{"C", c.id + ".C.f32"}}}};
+    if (!c.exercise.empty()) entry["exercise"] = c.exercise;
+    request["cases"].push_back(std::move(entry));
+  }
+  if (options.timing != nullptr) {
+    const TimingSpec& t = *options.timing;
+    json sets = json::array(), outputs = json::array();
+    for (std::size_t s = 0; s < t.A_sets.size(); ++s) {
+      const std::string stem = "t" + std::to_string(s);
+      write(stem + ".A.f32", t.A_sets[s]);
+      write(stem + ".B.f32", t.B_sets[s]);
+      fs::remove(dir + stem + ".C.f32");
+      sets.push_back({{"A", stem + ".A.f32"}, {"B", stem + ".B.f32"}});
+      outputs.push_back(stem + ".C.f32");
+    }
+    request["timing"] = {{"m", t.shape.m},
+                         {"n", t.shape.n},
+                         {"k", t.shape.k},
+                         {"input_sets", sets},
+                         {"outputs", outputs},
+                         {"min_reps", t.reps.min},
+                         {"max_reps", t.reps.max},
+                         {"max_seconds", t.reps.max_seconds},
+                         {"target_spread", t.reps.target_spread}};
+  }
+  if (!student_image.is_null()) request["student_image"] = student_image;
+  if (!written) return written;
+  return WriteUntrustedFile(dir + "request.json", request.dump(1));
+}
+
+Command HarnessCommand(const std::string& executable, const std::string& dir,
+                       const HarnessOptions& options, const std::string& mode) {
+  Command cmd;
+  cmd.cwd = dir;
+  cmd.timeout_seconds = options.timeout_seconds;
+  cmd.output_limit = options.output_limit;
+  cmd.gpu = options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive : GpuUse::kShared;
+  std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
+  if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
+  if (options.gpu_counters) {
+    cmd.argv = CounterCommandPrefix(FindCudaTool("ncu"), dir + "counters.csv");
+    cmd.tool_lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
+  } else if (!options.sanitizer_tool.empty()) {
+    cmd.argv = {FindCudaTool("compute-sanitizer"),
+                "--tool",
+                options.sanitizer_tool,
+                "--log-file",
+                dir + "sanitizer.log",
+                "--print-limit",
+                "10",
+                "--error-exitcode",
+                std::to_string(kComputeSanitizerFoundExitCode)};
+    if (options.sanitizer_tool == "racecheck") {
+      cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
+    }
+  }
+  cmd.argv.insert(cmd.argv.end(), harness.begin(), harness.end());
+  if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
+  if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
+  cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  if (options.device_memory_bytes > 0)
+    cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(options.device_memory_bytes);
+  if (options.count_accesses) cmd.env["LABKIT_EMU_COUNT_ACCESSES"] = "1";
+  if (options.thread_sanitizer) {
+    // One OS thread: blocks run one after another, so every report is between threads of a block.
+    cmd.env["LABKIT_EMU_THREADS"] = "1";
+    // TSan runs inside the student's process, and the harness leaves with _Exit, past the atexit
+    // handler where TSan would set its exit status. So TSan ends the process itself at its first
+    // report, with a status of its own (Die(), a raw exit that no handler of the program's runs
+    // before): that status, not the log, says a race was found.
+    cmd.env["TSAN_OPTIONS"] = "log_path=" + dir + "tsan halt_on_error=1 exitcode=" +
+                              std::to_string(kThreadSanitizerFoundExitCode) +
+                              " report_signal_unsafe=0";
+  }
+  return cmd;
+}
+
+json StudentImage(const std::string& executable) {
+  const auto image = ReadUntrustedFile(executable + ".image.json", 64u << 20);
+  if (!image.ok()) return nullptr;
+  json listed = json::parse(*image, nullptr, false);
+  return listed.is_object() ? listed : json(nullptr);
+}
+
+}  // namespace labkit

@@ -1,0 +1,33 @@
+// What a harness run is given (docs/DESIGN.md, "Harness protocol"): request.json and the input
+// matrices written into the run's folder, and the command line that runs the harness there (under
+// compute-sanitizer or Nsight Compute when asked, with the emulator's and ThreadSanitizer's
+// settings in its environment).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness_runner.h"
+#include "result.h"
+
+namespace labkit {
+
+// Writes the request and its input matrices into `dir` (which ends with '/'); a failure (a full
+// disk) is the kit's, not the student's, and comes back as the reason.
+// `with_inputs` false: a record run's request, which names the cases' shapes only (the function
+// is called there on values of the harness's own).
+Status WriteRequest(const std::string& dir, const HarnessOptions& options,
+                    const std::vector<MatrixCase>& cases, bool with_inputs = true,
+                    const nlohmann::json& student_image = nullptr);
+
+// The command that runs `executable` on the request in `dir`.
+// `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).
+Command HarnessCommand(const std::string& executable, const std::string& dir,
+                       const HarnessOptions& options, const std::string& mode = "");
+
+// The program's kernels and variables as labgrade read them off it (nm), for the harness to check
+// what it replays against; null when the file is missing or unreadable.
+nlohmann::json StudentImage(const std::string& executable);
+
+}  // namespace labkit
