@@ -74,7 +74,7 @@ std::string check_inputs(const DeviceMatrix& A, const DeviceMatrix& B, const Mat
 // The replay of a case's recorded work: the outcome once the device is done with it.
 CaseOutcome replay_work(const ReplayContext& r, DeviceMatrix& A, DeviceMatrix& B, DeviceMatrix& C) {
   if (!r.plan->student_exception.empty())
-    return {"student_exception", "", r.plan->student_exception, {}};
+    return {case_status::kStudentException, "", r.plan->student_exception, {}};
   replay::PlanReplay work(*r.image, A.region(), B.region(), C.region());
   const std::string refused = work.Run(*r.plan);
   CaseOutcome outcome = finish_launch();
