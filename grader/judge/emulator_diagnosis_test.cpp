@@ -202,6 +202,8 @@ TEST_F(EmulatorDiagnosisTest, AFailedEmulatorBuildLeavesTheGpuMessage) {
   EXPECT_TRUE(Has(v.message, "wrong result in case 29x29x29")) << v.message;
   EXPECT_EQ(builder_.asked.size(), 1u);
   EXPECT_EQ(EmulatorRuns(), 0);
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_TRUE(Has(v.notes[0], "cause not looked for on the CPU emulator")) << v.notes[0];
 }
 
 TEST_F(EmulatorDiagnosisTest, ACaseTheEmulatorGetsRightLeavesTheGpuMessage) {

@@ -92,9 +92,19 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
     }
     // What a GPU cannot check (a barrier only some threads reach, a read of memory never
     // written), the emulator can: the default build's cases are run there too.
-    if (flavour == Flavour::kDefault)
+    if (flavour == Flavour::kDefault) {
       failure.message = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases,
                                               harness_run, failed, failure.message);
+      // Said where an instructor sees it: on a machine whose CPU backend cannot build (no
+      // emulator in this build, a compiler the sandbox cannot run), every such message lacks
+      // the cause the emulator would have found.
+      if (env.emulator_build && !env.emulator_build->ok) {
+        ExerciseVerdict verdict = Verdict(*r.ex, failure);
+        verdict.notes.push_back("cause not looked for on the CPU emulator: it could not build "
+                                "the submission here (" + env.emulator_build->stage + ")");
+        return verdict;
+      }
+    }
   }
   return Verdict(*r.ex, failure);
 }
