@@ -178,6 +178,15 @@ std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const 
          "unchanged.";
 }
 
+ProcessResult SubmissionBuilder::Compile(const std::string& source, const std::string& object,
+                                        Backend backend, Flavour flavour) const {
+  Command compile;
+  compile.argv = CompileCommand(source, object, backend, flavour);
+  compile.timeout_seconds = spec_.limits.CompileSeconds();
+  compile.output_limit = 64 * 1024;
+  return runner_.Run(compile);
+}
+
 std::string SubmissionBuilder::CompilerFault(const std::string& work_dir, Backend backend,
                                              Flavour flavour) const {
   const std::string dir = work_dir + "/compiler_check";
@@ -190,11 +199,7 @@ std::string SubmissionBuilder::CompilerFault(const std::string& work_dir, Backen
              "__global__ void labkit_compiler_probe(float* out) { out[threadIdx.x] = 1.0f; }\n";
     if (!probe) return "the grader could not write its compiler check in " + dir;
   }
-  Command compile;
-  compile.argv = CompileCommand(source, dir + "/kit_probe.o", backend, flavour);
-  compile.timeout_seconds = spec_.limits.CompileSeconds();
-  compile.output_limit = 64 * 1024;
-  const ProcessResult r = runner_.Run(compile);
+  const ProcessResult r = Compile(source, dir + "/kit_probe.o", backend, flavour);
   return r.Succeeded() ? "" : CappedOutput(r);
 }
 
@@ -226,11 +231,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       return Failure("unreadable_file", file + " cannot be graded: " + readable.error() +
                                             ". Hand in the source file itself.");
     const std::string object = work_dir + "/" + Basename(file) + ".o";
-    Command compile;
-    compile.argv = CompileCommand(source, object, backend, flavour);
-    compile.timeout_seconds = spec_.limits.CompileSeconds();
-    compile.output_limit = 64 * 1024;
-    const ProcessResult r = runner_.Run(compile);
+    const ProcessResult r = Compile(source, object, backend, flavour);
     if (!r.Succeeded() && !r.timed_out) {
       if (const std::string broken = CompilerFault(work_dir, backend, flavour); !broken.empty())
         return Failure("toolchain",
@@ -240,7 +241,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     }
     if (!r.Succeeded()) {
       std::string why = r.timed_out ? "the compiler did not finish within " +
-                                          std::to_string(int(compile.timeout_seconds)) + " s"
+                                          std::to_string(int(spec_.limits.CompileSeconds())) + " s"
                                     : "it does not compile";
       BuildOutcome failed = Failure(
           "compile", file + ": " + why + " (" + ToString(flavour) + " build):\n" + CappedOutput(r));

@@ -59,6 +59,9 @@ class SubmissionBuilder {
  private:
   std::vector<std::string> CompileCommand(const std::string& source, const std::string& object,
                                           Backend backend, Flavour flavour) const;
+  // `source` compiled into `object`, under the lab's compile limit.
+  ProcessResult Compile(const std::string& source, const std::string& object, Backend backend,
+                        Flavour flavour) const;
   std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
                                        const std::string& executable, Backend backend) const;
   // What `tool` (nm, objdump) lists of the object of `file`: "" where the tool is missing, an

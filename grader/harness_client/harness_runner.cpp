@@ -47,6 +47,17 @@ ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
 
 }  // namespace
 
+std::string CounterError(const HarnessRun& run) {
+  return CounterLogError(run.counter_log + "\n" + run.process.output);
+}
+
+std::string NotCountedNote(const HarnessRun& run, const std::string& what) {
+  std::string said = CounterError(run);
+  if (said.empty()) said = LastLine(run.process.output);
+  return "Nsight Compute could not count this GPU's " + what + " here (" +
+         run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
+}
+
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases) {

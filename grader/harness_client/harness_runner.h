@@ -145,6 +145,13 @@ struct HarnessRun {
   std::string counter_log;
 };
 
+// With gpu_counters, a run that was not counted: what ncu said went wrong, in its log or the
+// program's output ("" when it said nothing).
+std::string CounterError(const HarnessRun& run);
+// ... said as a note of a pass not final: "Nsight Compute could not count this GPU's `what` here
+// (how the process ended: ncu's error, else the program's last line)".
+std::string NotCountedNote(const HarnessRun& run, const std::string& what);
+
 // A CUDA toolkit program (compute-sanitizer, ncu) by where toolkits put it, else by PATH.
 std::string FindCudaTool(const std::string& name);
 

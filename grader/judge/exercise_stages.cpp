@@ -84,6 +84,7 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   Finding failure =
       FirstFailure(env, *r.ex, harness_run, r.cases, model, flavour, executable, &failed);
   if (failure.passed()) return std::nullopt;
+  bool emulator_missing = false;
   if (diagnose_races && failure.cause == kWrongResultCause) {
     Finding race = RaceBehindWrongValues(env, r.run, r.cases, harness_run, executable, r.dir);
     if (!race.passed()) {
@@ -95,18 +96,17 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
     if (flavour == Flavour::kDefault) {
       failure.message = WithCauseFromEmulator(env, r.run, r.dir + "/emulator", r.cases,
                                               harness_run, failed, failure.message);
-      // Said where an instructor sees it: on a machine whose CPU backend cannot build (no
-      // emulator in this build, a compiler the sandbox cannot run), every such message lacks
-      // the cause the emulator would have found.
-      if (env.emulator_build && !env.emulator_build->ok) {
-        ExerciseVerdict verdict = Verdict(*r.ex, failure);
-        verdict.notes.push_back("cause not looked for on the CPU emulator: it could not build "
-                                "the submission here (" + env.emulator_build->stage + ")");
-        return verdict;
-      }
+      emulator_missing = env.emulator_build && !env.emulator_build->ok;
     }
   }
-  return Verdict(*r.ex, failure);
+  ExerciseVerdict verdict = Verdict(*r.ex, std::move(failure));
+  // Said where an instructor sees it: on a machine whose CPU backend cannot build (no emulator in
+  // this build, a compiler the sandbox cannot run), every such message lacks the cause the
+  // emulator would have found.
+  if (emulator_missing)
+    verdict.notes.push_back("cause not looked for on the CPU emulator: it could not build the "
+                            "submission here (" + env.emulator_build->stage + ")");
+  return verdict;
 }
 
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a

@@ -6,7 +6,6 @@
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
-#include "gpu_counters.h"
 #include "query_measured.h"
 #include "report_lines.h"
 
@@ -109,7 +108,7 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
     // no table of counts is the tool's failure as often as the program's (one GPU's counters
     // shared by a batch: an H200 under ten jobs saw exit status 9). Not the student's to lose:
     // not graded, and graded again. A program that dies only when counted gains nothing by it.
-    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
+    const std::string said = CounterError(run);
     return {GradeStatus::kGraderError, "counting_failed",
             "the grader's counting run under Nsight Compute stopped with no counts" + with +
                 ": " + run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
@@ -121,10 +120,7 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   // counted): the rule below says the kernel was never launched. No table of launches made is
   // the tool's: the pass stands, said not to be final.
   if (!emulated && !run.counted && !counted.launches.empty()) {
-    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
-    if (said.empty()) said = LastLine(run.process.output);
-    why_not = "Nsight Compute could not count this GPU's accesses here (" +
-              run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
+    why_not = NotCountedNote(run, "accesses");
     return {};
   }
   const std::string failure =

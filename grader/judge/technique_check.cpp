@@ -7,7 +7,6 @@
 
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
-#include "gpu_counters.h"
 #include "inputs.h"
 #include "measured_technique.h"
 #include "report_lines.h"
@@ -197,10 +196,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
                              CountingOptions(env, run_id), cases);
   const HarnessRun& run = *counted_run;
   if (!emulated && !run.counted) {
-    std::string said = CounterLogError(run.counter_log + "\n" + run.process.output);
-    if (said.empty()) said = LastLine(run.process.output);
-    why_not = "Nsight Compute could not count this GPU's loads here (" + run.process.Describe() +
-              (said.empty() ? "" : ": " + said) + ")";
+    why_not = NotCountedNote(run, "loads");
     return {};
   }
   Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
