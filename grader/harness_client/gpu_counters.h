@@ -38,7 +38,10 @@ inline constexpr const char* kCounterLockDir = "/tmp/labkit-gpu-counters";
 
 // How many times a counting run is tried when ncu reports an error and writes no table
 // (harness_runner.cpp, RunHarnessProcess): the counters taken by another session, for a moment.
-inline constexpr int kCountingAttempts = 3;
+// Three tries a few hundred milliseconds apart were not enough under a batch of ten jobs (lab 02's
+// counted run on an H100, 2026-11-26): the pause doubles from HarnessOptions's
+// counting_retry_pause, so five tries span about 7.5 s.
+inline constexpr int kCountingAttempts = 5;
 
 // The words put before the harness's command line so that ncu counts every kernel launch and
 // writes the counts as CSV to `log_path`.

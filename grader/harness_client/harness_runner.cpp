@@ -41,7 +41,7 @@ ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
     if (ParseCounterLog(log).has_value() || CounterLogError(log).empty()) return result;
     for (const char* stale : {"response.jsonl", "emu_report.jsonl", "counters.csv"})
       fs::remove(dir + stale);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300 * attempt));
+    std::this_thread::sleep_for(options.counting_retry_pause * (1 << (attempt - 1)));
   }
 }
 

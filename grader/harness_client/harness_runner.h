@@ -5,6 +5,7 @@
 // (harness_response.h). Nothing here judges a result.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,6 +47,8 @@ struct HarnessOptions {
   // GPU backend: the replay runs under Nsight Compute, which counts each launch's loads and
   // stores (gpu_counters.h) into LaunchInfo::accesses.
   bool gpu_counters = false;
+  // The first pause before a counting run is tried again (gpu_counters.h, kCountingAttempts).
+  std::chrono::milliseconds counting_retry_pause{500};
   double timeout_seconds = 60;
   std::size_t output_limit = 1 << 20;
   const TimingSpec* timing = nullptr;

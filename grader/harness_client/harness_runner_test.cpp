@@ -259,6 +259,7 @@ TEST(HarnessRunner, ACountingRunThatFindsTheCountersTakenIsRunAgain) {
   HarnessOptions options;
   options.exercise = "float3_staged";
   options.gpu_counters = true;
+  options.counting_retry_pause = std::chrono::milliseconds(1);
   {
     BusyCounters ncu(1);
     const HarnessRun run = RunQueries(ncu, "harness", dir, options, {{{"n", 4096}}});
