@@ -1,5 +1,6 @@
 #include "student_image.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -55,8 +56,8 @@ nlohmann::json Range(long long offset, long long size) {
 
 }  // namespace
 
-nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listings,
-                                  const std::string& executable_listing) {
+std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& object_listings,
+                                            const std::string& executable_listing) {
   std::set<std::string> code, data;
   for (const std::string& listing : object_listings)
     for (const Symbol& s : ParseNm(listing)) {
@@ -71,21 +72,56 @@ nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listing
     if (s.name == "__executable_start") start = s.address;
     ++copies[s.name];
   }
-  nlohmann::json image = {{"kernels", nlohmann::json::array()},
-                          {"runners", nlohmann::json::array()},
-                          {"variables", nlohmann::json::array()}};
-  if (start < 0) return image;  // nothing can be placed: every launch will be refused
-  for (const Symbol& s : program) {
+  std::vector<ImageEntry> entries;
+  if (start < 0) return entries;  // nothing can be placed: every launch will be refused
+  std::vector<Symbol> by_address = program;
+  std::stable_sort(by_address.begin(), by_address.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+  std::map<std::string, int> copies_so_far;
+  for (const Symbol& s : by_address) {
     if (s.size <= 0 || s.address < start) continue;
     const long long offset = s.address - start;
     if (IsCode(s.type) && IsClosureRunner(s.name))
-      image["runners"].push_back(Range(offset, s.size));
+      entries.push_back({ImageEntry::kRunner, s.name, offset, s.size, copies_so_far[s.name]++});
     if (copies[s.name] != 1) continue;
-    if (IsCode(s.type) && code.count(s.name) > 0) image["kernels"].push_back(Range(offset, s.size));
+    if (IsCode(s.type) && code.count(s.name) > 0)
+      entries.push_back({ImageEntry::kKernel, s.name, offset, s.size, 0});
     if (IsData(s.type) && data.count(s.name) > 0)
-      image["variables"].push_back(Range(offset, s.size));
+      entries.push_back({ImageEntry::kVariable, s.name, offset, s.size, 0});
+  }
+  return entries;
+}
+
+nlohmann::json StudentImageJson(const std::vector<ImageEntry>& entries) {
+  nlohmann::json image = {{"kernels", nlohmann::json::array()},
+                          {"runners", nlohmann::json::array()},
+                          {"variables", nlohmann::json::array()}};
+  for (const ImageEntry& e : entries) {
+    const char* list = e.kind == ImageEntry::kKernel   ? "kernels"
+                       : e.kind == ImageEntry::kRunner ? "runners"
+                                                       : "variables";
+    image[list].push_back(Range(e.offset, e.size));
   }
   return image;
+}
+
+nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listings,
+                                  const std::string& executable_listing) {
+  return StudentImageJson(StudentImageEntries(object_listings, executable_listing));
+}
+
+nlohmann::json StudentSymbolsJson(const std::vector<ImageEntry>& entries) {
+  nlohmann::json symbols = nlohmann::json::object();
+  for (const ImageEntry& e : entries) {
+    const std::string key = e.kind == ImageEntry::kRunner ? e.name + "#" + std::to_string(e.copy)
+                                                          : e.name;
+    symbols[key] = {e.offset, e.size, e.kind == ImageEntry::kVariable ? "data" : "code"};
+  }
+  return symbols;
+}
+
+std::string StudentSymbolsPath(const std::string& executable) {
+  return executable + ".symbols.json";
 }
 
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
@@ -105,9 +141,13 @@ std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::stri
     if (std::string why = listing(objects[i], object_listings[i]); !why.empty()) return why;
   std::string program;
   if (std::string why = listing(executable, program); !why.empty()) return why;
+  const std::vector<ImageEntry> entries = StudentImageEntries(object_listings, program);
   std::ofstream out(path);
-  out << StudentImageFromNm(object_listings, program).dump();
-  return out ? "" : "cannot write " + path;
+  out << StudentImageJson(entries).dump();
+  std::ofstream symbols(StudentSymbolsPath(executable));
+  symbols << StudentSymbolsJson(entries).dump();
+  return !out ? "cannot write " + path
+              : !symbols ? "cannot write " + StudentSymbolsPath(executable) : "";
 }
 
 }  // namespace labkit

@@ -14,6 +14,35 @@
 
 namespace labkit {
 
+// One thing of the student's in the linked program, as nm names it.
+struct ImageEntry {
+  enum Kind { kKernel, kRunner, kVariable } kind = kKernel;
+  std::string name;
+  long long offset = 0;  // from the start of the program image
+  long long size = 0;
+  // A runner's place among the runners of its name, in address order: the emulator's runner
+  // template lives in an anonymous namespace, so each object that launches with the same argument
+  // types has a copy of the same code under the same name (the kit's beside the student's).
+  int copy = 0;
+};
+
+// From nm's output (`nm -S --defined-only`) for each object and for the executable. A name the
+// executable holds more than once is left out (it could be the kit's), except the runners, which
+// are the emulator's own template whichever object instantiated it.
+std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& object_listings,
+                                            const std::string& executable_listing);
+
+// The entries as the replay reads them: {"kernels": [[offset, size]...], "runners": [...],
+// "variables": [...]}.
+nlohmann::json StudentImageJson(const std::vector<ImageEntry>& entries);
+
+// The entries by name ("name#copy" for a runner): {"name": [offset, size, "code" | "data"]}. Another build of the same
+// sources names the same things (the -fmad=false build, the CPU backend's counting and
+// ThreadSanitizer builds), so that a plan recorded by one can be made the other's
+// (plan_translation.h). Written only where labgrade reads it: the replay never does.
+nlohmann::json StudentSymbolsJson(const std::vector<ImageEntry>& entries);
+std::string StudentSymbolsPath(const std::string& executable);
+
 // From nm's output (`nm -S --defined-only`) for each object and for the executable:
 // {"kernels": [[offset, size]...], "runners": [...], "variables": [...]}. A name the executable
 // holds more than once is left out (it could be the kit's), except the runners, which are the
@@ -21,7 +50,8 @@ namespace labkit {
 nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listings,
                                   const std::string& executable_listing);
 
-// Runs nm; writes the lists to `path` (beside the executable). "" or why not.
+// Runs nm; writes the lists to `path` (beside the executable), and the names beside them
+// (StudentSymbolsPath). "" or why not.
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
                               const std::string& executable, const std::string& path);
 

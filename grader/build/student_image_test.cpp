@@ -35,6 +35,21 @@ TEST(StudentImage, LeavesOutNamesTheProgramHoldsTwiceAndTheKitsOwnCode) {
   for (const auto& k : image["kernels"]) EXPECT_NE(k[0], 0x3000);    // the kit's baseline
 }
 
+// The names another build of the same sources is matched by (plan_translation.h): a runner's
+// copies (the kit's and the student's objects each have one) numbered in address order.
+TEST(StudentImage, NamesEachEntryForAnotherBuildAndNumbersTheRunnersCopies) {
+  const std::string program = std::string(kProgram) +
+      "0000000000402100 0000000000000020 t _ZN3emu6detail12_GLOBAL__N_17ClosureIJPKfPfiEE3runEPKv\n";
+  const nlohmann::json symbols = StudentSymbolsJson(StudentImageEntries({kObject}, program));
+  const std::string runner = "_ZN3emu6detail12_GLOBAL__N_17ClosureIJPKfPfiEE3runEPKv";
+  EXPECT_EQ(symbols["_Z4kernPKfPfi"], nlohmann::json::parse(R"([4096, 44, "code"])"));
+  EXPECT_EQ(symbols["_ZL4side"], nlohmann::json::parse(R"([20496, 4, "data"])"));
+  EXPECT_EQ(symbols[runner + "#0"], nlohmann::json::parse(R"([8192, 32, "code"])"));
+  EXPECT_EQ(symbols[runner + "#1"], nlohmann::json::parse(R"([8448, 32, "code"])"));
+  EXPECT_FALSE(symbols.contains("_ZN6labkit13baseline_rowsEPKfS1_Pfiii"));
+  EXPECT_FALSE(symbols.contains("_ZL15__fatDeviceText"));
+}
+
 TEST(StudentImage, WithoutTheImageStartNothingIsListed) {
   const nlohmann::json image =
       StudentImageFromNm({kObject}, "0000000000401000 000000000000002c T _Z4kernPKfPfi\n");

@@ -59,6 +59,10 @@ struct HarnessOptions {
   // inputs in a process where none of its host code runs. Off: the function runs on the inputs
   // itself (host-side exercises).
   bool replay = false;
+  // Record and replay: another build of the same sources (the default build, for the
+  // -fmad=false, counting and ThreadSanitizer builds) whose finished record runs this build's
+  // replay may use, translated (plan_translation.h), instead of a record process of its own.
+  std::string plans_from;
   // Record and replay: cases (shapes only; their inputs are never read) that the record run also
   // records, after the run's own, for checks that come later (the other exercises' cases, the
   // counted case of `technique.measured`). A later run whose cases earlier recordings hold

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness_runner.h"
+#include "replay_plan.h"
 
 namespace labkit {
 namespace {
@@ -24,6 +25,9 @@ class RecordingHarness : public ProcessRunner {
   int replays = 0;
   bool start = true;
   int crash_after = -1;  // a record run dies after this many cases (-1: never)
+  // Plans as a real record run writes them (a launch of the kernel at image offset 100), rather
+  // than a placeholder: for the translation between builds, which reads them.
+  bool real_plans = false;
   ProcessResult Run(const Command& command) override {
     ProcessResult result;
     result.started = start;
@@ -45,7 +49,15 @@ class RecordingHarness : public ProcessRunner {
         return result;
       }
       const std::string plan = command.cwd + "/" + c.at("id").get<std::string>() + ".plan";
-      if (record) std::ofstream(plan) << "plan";
+      if (record && real_plans) {
+        replay::Plan p;
+        p.ops.emplace_back();
+        p.ops.back().type = replay::OpType::kLaunch;
+        p.ops.back().image = 100;
+        replay::WritePlanFile(plan, p);
+      } else if (record) {
+        std::ofstream(plan) << "plan";
+      }
       const bool ok = record || fs::exists(plan);
       response << json{{"type", "case"}, {"id", c.at("id")},
                        {"status", ok ? "ok" : "not_recorded"}}.dump()
@@ -186,6 +198,35 @@ TEST_F(RecordSharing, AnotherProgramIsRecordedOnItsOwn) {
   std::ofstream(nofma) << "other program";
   std::ofstream(nofma + ".image.json") << "{}";
   ExpectAllOk(RunHarness(harness_, nofma, dir_ + "/nofma", Replayed(), {kSmall}));
+  EXPECT_EQ(harness_.records, 2);
+}
+
+// The -fmad=false build (and the CPU backend's counting and ThreadSanitizer builds) replays the
+// default build's recording, its kernels moved to where they are in that build (plan_translation.h).
+TEST_F(RecordSharing, AnotherBuildOfTheSameSourcesReplaysTheDefaultRecordingTranslated) {
+  harness_.real_plans = true;
+  std::ofstream(executable_ + ".symbols.json") << R"({"_Z6kernelPf": [100, 40, "code"]})";
+  const std::string nofma = dir_ + "/harness_nofma";
+  std::ofstream(nofma) << "other build";
+  std::ofstream(nofma + ".image.json") << "{}";
+  std::ofstream(nofma + ".symbols.json") << R"({"_Z6kernelPf": [5100, 48, "code"]})";
+  Run("default", Replayed(), {kSmall, kOdd});
+  EXPECT_EQ(harness_.records, 1);
+  HarnessOptions options = Replayed();
+  options.plans_from = executable_;
+  const HarnessRun run = RunHarness(harness_, nofma, dir_ + "/nofma", options, {kSmall, kOdd});
+  ExpectAllOk(run);
+  EXPECT_EQ(harness_.records, 1);
+  replay::Plan plan;
+  ASSERT_EQ(replay::ReadPlanFile(dir_ + "/nofma/tiled_1.plan", plan), "");
+  EXPECT_EQ(plan.ops.at(0).image, 5100);
+
+  // A build where the kernel has no counterpart records for itself.
+  const std::string other = dir_ + "/harness_other";
+  std::ofstream(other) << "another build";
+  std::ofstream(other + ".image.json") << "{}";
+  std::ofstream(other + ".symbols.json") << R"({"_Z5otherPf": [5100, 48, "code"]})";
+  ExpectAllOk(RunHarness(harness_, other, dir_ + "/other", options, {kSmall}));
   EXPECT_EQ(harness_.records, 2);
 }
 

@@ -8,6 +8,7 @@
 
 #include "harness_request.h"
 #include "harness_response.h"
+#include "plan_translation.h"
 #include "report_lines.h"
 #include "untrusted_file.h"
 
@@ -106,6 +107,25 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
   return found;
 }
 
+// The recordings of `from` (another build of the same sources) made this program's: each plan
+// file translated into a folder of this program's (plan_translation.h), the rest as it was.
+// nullopt when one plan cannot be: this program then records for itself.
+std::optional<Recording> TranslatedRecording(const Recording& from, const std::string& dir,
+                                             const PlanTranslation& translation) {
+  Recording own = from;
+  own.dir = dir;
+  fs::remove_all(own.dir);
+  fs::create_directories(own.dir);
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(from.dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".plan") continue;
+    if (!TranslatePlanFile(translation, entry.path().string(), own.dir + name)) return std::nullopt;
+  }
+  if (ec) return std::nullopt;
+  return own;
+}
+
 }  // namespace
 
 RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const std::string& dir,
@@ -113,12 +133,28 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
   static std::mutex mutex;
   static std::map<std::string, std::vector<Recording>> done;
   const std::string program = ProgramKey(executable, options);
+  const std::string record_dir = dir.substr(0, dir.size() - 1) + ".record/";
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto found = FindPlans(done[program], options, cases, false)) return std::move(*found);
+    // Another build's recordings, translated, where they hold every case (and are the whole
+    // record of a run that did not die early: a death is told by this build's own record run).
+    const auto other = options.plans_from.empty()
+                           ? done.end()
+                           : done.find(ProgramKey(options.plans_from, options));
+    const std::optional<PlanTranslation> translation =
+        other == done.end() ? std::nullopt
+                            : PlanTranslation::Between(options.plans_from, executable);
+    for (const Recording& r : other == done.end() ? std::vector<Recording>{} : other->second) {
+      if (!translation || !r.finished || !FindPlans({r}, options, cases, false)) continue;
+      if (std::optional<Recording> own = TranslatedRecording(r, record_dir, *translation)) {
+        done[program].push_back(std::move(*own));
+        return std::move(*FindPlans(done[program], options, cases, false));
+      }
+    }
   }
   Recording recording;
-  recording.dir = dir.substr(0, dir.size() - 1) + ".record/";
+  recording.dir = record_dir;
   fs::remove_all(recording.dir);
   fs::create_directories(recording.dir);
   HarnessOptions record = options;

@@ -18,6 +18,11 @@ namespace labkit {
 // limit. Each check adds its own options to these.
 HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay);
 
+// Where `build` is another build of the default build's sources and backend (-fmad=false,
+// counting, ThreadSanitizer), its replays take the default build's recordings, translated
+// (HarnessOptions::plans_from): one record process fewer for each.
+void UseDefaultRecordings(const GradeEnv& env, const BuildOutcome& build, HarnessOptions& options);
+
 // Every side of `s` a multiple of `tile` (false for a tile of 0: a lab without one).
 bool IsTileMultiple(const Shape& s, int64_t tile);
 

@@ -50,6 +50,13 @@ HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, b
   return options;
 }
 
+void UseDefaultRecordings(const GradeEnv& env, const BuildOutcome& build, HarnessOptions& options) {
+  const auto default_build = env.builds.find(Flavour::kDefault);
+  if (default_build == env.builds.end() || !default_build->second.ok) return;
+  if (default_build->second.executable != build.executable)
+    options.plans_from = default_build->second.executable;
+}
+
 bool IsTileMultiple(const Shape& s, int64_t tile) {
   return tile > 0 && s.m % tile == 0 && s.n % tile == 0 && s.k % tile == 0;
 }

@@ -62,9 +62,9 @@ std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
   for (const MatmulRun* r : runs) {
     if (!Replayed(r->run)) continue;
     for (const MatrixCase& c : r->cases) shapes.push_back({c.id, c.shape, {}, {}, r->run.id});
-    // Counted in the default build itself (CountingBuildOf), not in a counting build of its own.
-    if (!Traits(env.backend).counts_in_counting_build && r->ex->technique &&
-        r->ex->technique->measured)
+    // The counted case: counted in the default build itself on a GPU (CountingBuildOf), and in
+    // the counting build elsewhere, which replays this recording (UseDefaultRecordings).
+    if (r->ex->technique && r->ex->technique->measured)
       shapes.push_back(CountedShape(env, *r->ex, r->run.id));
     // The timed shape, which the speed item replays (speed_grader.cpp), where kernels are timed.
     if (Traits(env.backend).times_kernels && env.spec.speed && env.spec.speed->exercise == r->run.id)
@@ -125,6 +125,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
     HarnessOptions options = CaseRunOptions(env, replayed.front()->run);
     options.record_also = record_also;
+    UseDefaultRecordings(env, build, options);
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
@@ -146,6 +147,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     } else {
       HarnessOptions options = CaseRunOptions(env, r.run);
       options.record_also = record_also;
+      UseDefaultRecordings(env, build, options);
       harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
                                options, r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
@@ -210,9 +212,10 @@ void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
   std::vector<ExerciseCases> groups;
   for (const MatmulRun* r : measured)
     groups.push_back({r->run.id, {CountedCase(env, *r->ex, r->run.id)}});
-  std::vector<HarnessRun> parts =
-      RunCombined(env.runner, build.executable, env.work_dir + "/combined_counting",
-                  CountingOptions(env, measured.front()->run.id), groups);
+  HarnessOptions options = CountingOptions(env, measured.front()->run.id);
+  UseDefaultRecordings(env, build, options);
+  std::vector<HarnessRun> parts = RunCombined(env.runner, build.executable,
+                                              env.work_dir + "/combined_counting", options, groups);
   for (std::size_t i = 0; i < parts.size() && i < measured.size(); ++i)
     env.shared_counts[measured[i]->run.id] = std::move(parts[i]);
 }

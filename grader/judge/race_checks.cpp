@@ -131,6 +131,7 @@ Finding ThreadSanitizerFinding(GradeEnv& env, const Exercise& ex,
   HarnessOptions options = CheckRunOptions(env, ex.id, Replayed(ex));
   options.thread_sanitizer = true;
   options.timeout_seconds = 300;
+  UseDefaultRecordings(env, build, options);
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
   const SanitizerEnd end = ClassifySanitizerEnd(run, kThreadSanitizerFoundExitCode);
   if (end == SanitizerEnd::kClean) return {};

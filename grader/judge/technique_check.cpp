@@ -191,9 +191,11 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const std::vector<MatrixCase> cases = {CountedCase(env, ex, run_id)};
   // The counts are of the replayed kernels, on the real inputs.
   std::optional<HarnessRun> counted_run = SharedCount(env, ex, run_id, cases, build);
-  if (!counted_run)
-    counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
-                             CountingOptions(env, run_id), cases);
+  if (!counted_run) {
+    HarnessOptions options = CountingOptions(env, run_id);
+    UseDefaultRecordings(env, build, options);
+    counted_run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
+  }
   const HarnessRun& run = *counted_run;
   if (!emulated && !run.counted) {
     why_not = NotCountedNote(run, "loads");
