@@ -1,5 +1,6 @@
-// The judge without processes: GradeExercises driven by a scripted harness (scripted_harness.h),
-// so that each status and cause a verdict can take is checked in milliseconds.
+// The judge without processes: GradeExercises driven by a scripted harness
+// (scripted_harness_test_util.h), so that each status and cause a verdict can take is checked in
+// milliseconds.
 #include "exercise_grader.h"
 
 #include <gtest/gtest.h>
