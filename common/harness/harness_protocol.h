@@ -1,8 +1,8 @@
 // What the two sides of the harness protocol (docs/DESIGN.md, "Harness protocol") both name: the
-// harness (common/harness/, compiled by nvcc and by the CPU backend's emu-cxx) and the emulator's
-// runtime write these, labgrade (grader/harness_client/) reads them back and decides on them. One
-// definition for both sides, so that a word or a status changed on one side cannot go unnoticed
-// on the other. Plain C++17, the standard library only.
+// harness (common/harness/, compiled by nvcc and by the CPU backend's emu-cxx) writes these,
+// labgrade (grader/harness_client/) reads them back and decides on them. One definition for both
+// sides, so that a word or a status changed on one side cannot go unnoticed on the other. Plain
+// C++17, the standard library only.
 #pragma once
 
 #include <string>
@@ -24,12 +24,12 @@ inline constexpr const char kNotRecorded[] = "not_recorded";
 }  // namespace case_status
 
 // How a harness process ends. Its own statuses are 0 (the "done" line written) and these two; the
-// others are set by what runs around or inside it, and none of them is one of the harness's.
+// others are set by what runs around or inside it, and none of them is one of the harness's. The
+// emulator's exit after a memory fault (86, emu/runtime/src/faults.h) is not here: labgrade never
+// decides on it, as the student's code in the same process can exit with any status it likes; a
+// fault is read from the emulator's diagnostic line and the case it left unreported.
 inline constexpr int kHarnessUsageExitCode = 2;  // a command line or response file it cannot use
 inline constexpr int kHarnessErrorExitCode = 3;  // the kit's own set-up failed (an "error" line)
-// The CPU backend's runtime ends a process with this after a fatal memory fault (its diagnostic
-// written first; emu/runtime/src/faults.h).
-inline constexpr int kEmuFaultExitCode = 86;
 // What the sanitizers are told to end with when they find something (compute-sanitizer's
 // --error-exitcode, ThreadSanitizer's exitcode): the verdict's evidence, as the program cannot
 // change the tool's status without ending the run early (grader/evidence/sanitizer_end.h).
