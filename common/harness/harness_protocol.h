@@ -1,8 +1,8 @@
 // What the two sides of the harness protocol (docs/DESIGN.md, "Harness protocol") both name: the
-// harness (common/harness/, compiled by nvcc and by the CPU backend's emu-cxx) and the emulator's
-// runtime write these, labgrade (grader/harness_client/) reads them back and decides on them. One
-// definition for both sides, so that a word or a status changed on one side cannot go unnoticed
-// on the other. Plain C++17, the standard library only.
+// harness (common/harness/, compiled by nvcc and by the CPU backend's emu-cxx) writes these,
+// labgrade (grader/harness_client/) reads them back and decides on them. One definition for both
+// sides, so that a word or a status changed on one side cannot go unnoticed on the other. Plain
+// C++17, the standard library only.
 #pragma once
 
 #include <string>
@@ -23,13 +23,40 @@ inline constexpr const char kReplayRefused[] = "replay_refused";
 inline constexpr const char kNotRecorded[] = "not_recorded";
 }  // namespace case_status
 
+// The counts of one launch's memory accesses, by their names in a case line's "launches" (the
+// CPU backend's counting run; emu's labkit_emu/access_counts.h counts them, labgrade's
+// MemoryAccesses holds them).
+namespace access_count {
+inline constexpr const char kGlobalLoads[] = "global_loads";  // accesses, whatever their width
+inline constexpr const char kGlobalLoadBytes[] = "global_load_bytes";
+inline constexpr const char kGlobalStores[] = "global_stores";
+inline constexpr const char kGlobalStoreBytes[] = "global_store_bytes";
+inline constexpr const char kSharedLoads[] = "shared_loads";
+inline constexpr const char kSharedLoadBytes[] = "shared_load_bytes";
+inline constexpr const char kSharedStores[] = "shared_stores";
+inline constexpr const char kSharedStoreBytes[] = "shared_store_bytes";
+inline constexpr const char kBarriers[] = "barriers";  // __syncthreads() passed, per block
+inline constexpr const char kStaticSharedBytes[] = "static_shared_bytes";  // the largest block's
+}  // namespace access_count
+
+// A transfer's "kind" in a case line's "transfers" (the harness's TransferKind, transfer_log.h;
+// labgrade's TransferInfo, which decides on them: transfer_check.h).
+namespace transfer_kind {
+inline constexpr const char kHostToDevice[] = "host_to_device";
+inline constexpr const char kDeviceToHost[] = "device_to_host";
+inline constexpr const char kDeviceToDevice[] = "device_to_device";
+inline constexpr const char kHostToHost[] = "host_to_host";
+inline constexpr const char kHostAllocation[] = "host_allocation";  // pinned: a kernel can write it
+inline constexpr const char kManagedAllocation[] = "managed_allocation";  // the host can read it
+}  // namespace transfer_kind
+
 // How a harness process ends. Its own statuses are 0 (the "done" line written) and these two; the
-// others are set by what runs around or inside it, and none of them is one of the harness's.
+// others are set by what runs around or inside it, and none of them is one of the harness's. The
+// emulator's exit after a memory fault (86, emu/runtime/src/faults.h) is not here: labgrade never
+// decides on it, as the student's code in the same process can exit with any status it likes; a
+// fault is read from the emulator's diagnostic line and the case it left unreported.
 inline constexpr int kHarnessUsageExitCode = 2;  // a command line or response file it cannot use
 inline constexpr int kHarnessErrorExitCode = 3;  // the kit's own set-up failed (an "error" line)
-// The CPU backend's runtime ends a process with this after a fatal memory fault (its diagnostic
-// written first; emu/runtime/src/faults.h).
-inline constexpr int kEmuFaultExitCode = 86;
 // What the sanitizers are told to end with when they find something (compute-sanitizer's
 // --error-exitcode, ThreadSanitizer's exitcode): the verdict's evidence, as the program cannot
 // change the tool's status without ending the run early (grader/evidence/sanitizer_end.h).

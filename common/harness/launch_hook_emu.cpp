@@ -7,6 +7,7 @@
 #include "labkit_emu/launch.h"
 #include <cstring>
 
+#include "harness_protocol.h"
 #include "launch_log.h"
 #include "link_wraps.h"
 #include "replay_recorder.h"
@@ -69,16 +70,17 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
   labkit_real_launch(request);
   // Noted after the launch, which is synchronous here, so that its access counts come along.
   if (const emu::AccessCounts* c = emu::detail::last_launch_access_counts()) {
-    record.accesses = {{"global_loads", c->global_loads},
-                       {"global_load_bytes", c->global_load_bytes},
-                       {"global_stores", c->global_stores},
-                       {"global_store_bytes", c->global_store_bytes},
-                       {"shared_loads", c->shared_loads},
-                       {"shared_load_bytes", c->shared_load_bytes},
-                       {"shared_stores", c->shared_stores},
-                       {"shared_store_bytes", c->shared_store_bytes},
-                       {"barriers", c->barriers}};
-    record.accesses.emplace_back("static_shared_bytes", c->static_shared_bytes);
+    namespace count = labkit::access_count;
+    record.accesses = {{count::kGlobalLoads, c->global_loads},
+                       {count::kGlobalLoadBytes, c->global_load_bytes},
+                       {count::kGlobalStores, c->global_stores},
+                       {count::kGlobalStoreBytes, c->global_store_bytes},
+                       {count::kSharedLoads, c->shared_loads},
+                       {count::kSharedLoadBytes, c->shared_load_bytes},
+                       {count::kSharedStores, c->shared_stores},
+                       {count::kSharedStoreBytes, c->shared_store_bytes},
+                       {count::kBarriers, c->barriers},
+                       {count::kStaticSharedBytes, c->static_shared_bytes}};
   }
   labkit::RecordLaunch(record);
 }

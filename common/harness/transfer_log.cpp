@@ -1,6 +1,7 @@
 #include "transfer_log.h"
 
 #include "capture_window.h"
+#include "harness_protocol.h"
 
 namespace labkit {
 
@@ -15,17 +16,17 @@ TransferKind CopyKind(MemorySide from, MemorySide to) {
 const char* TransferKindName(TransferKind kind) {
   switch (kind) {
     case TransferKind::kHostToDevice:
-      return "host_to_device";
+      return transfer_kind::kHostToDevice;
     case TransferKind::kDeviceToHost:
-      return "device_to_host";
+      return transfer_kind::kDeviceToHost;
     case TransferKind::kDeviceToDevice:
-      return "device_to_device";
+      return transfer_kind::kDeviceToDevice;
     case TransferKind::kHostToHost:
-      return "host_to_host";
+      return transfer_kind::kHostToHost;
     case TransferKind::kHostAllocation:
-      return "host_allocation";
+      return transfer_kind::kHostAllocation;
     case TransferKind::kManagedAllocation:
-      return "managed_allocation";
+      return transfer_kind::kManagedAllocation;
   }
   return "?";
 }

@@ -221,6 +221,56 @@ std::vector<const KernelResources*> ResourceReport::Find(const std::string& name
   return found;
 }
 
+namespace {
+
+// The first check of `t` that kernel `k` (`who` in the message) fails: the check's lab.yaml key,
+// for the lab's hint, and what the kernel declares against it. An empty message: it passes all.
+struct DeclarationBreach {
+  const char* key = "";
+  std::string message;
+};
+
+DeclarationBreach FirstBreach(const KernelResources& k, const std::string& who,
+                              const Technique& t) {
+  if (t.min_static_shared_bytes && k.static_shared_bytes < *t.min_static_shared_bytes)
+    return {"min_static_shared_bytes",
+            who + " declares " + std::to_string(k.static_shared_bytes) +
+                " bytes of __shared__ memory; this exercise needs at least " +
+                std::to_string(*t.min_static_shared_bytes) +
+                " (the tiles of A and B, as __shared__ arrays of fixed size)"};
+  if (t.max_static_shared_bytes && *t.max_static_shared_bytes == 0 && k.static_shared_bytes > 0)
+    return {"max_static_shared_bytes",
+            who + " declares " + std::to_string(k.static_shared_bytes) +
+                " bytes of fixed-size __shared__ arrays; this exercise sizes its shared memory "
+                "at launch instead: one `extern __shared__ float s[];` buffer, split into the "
+                "tiles, and no __shared__ array of fixed size"};
+  if (t.max_static_shared_bytes && k.static_shared_bytes > *t.max_static_shared_bytes)
+    return {"max_static_shared_bytes",
+            who + " declares " + std::to_string(k.static_shared_bytes) +
+                " bytes of __shared__ memory; this exercise allows at most " +
+                std::to_string(*t.max_static_shared_bytes)};
+  if (t.uses_barrier && *t.uses_barrier && k.barriers == 0)
+    return {"uses_barrier", who +
+                                " never waits at __syncthreads(): threads would read a tile "
+                                "before the others have finished loading it"};
+  if (t.uses_barrier && !*t.uses_barrier && k.barriers > 0)
+    return {"uses_barrier",
+            who + " uses a barrier (__syncthreads()), which this exercise does without"};
+  if (t.max_registers && k.registers > *t.max_registers)
+    return {"max_registers", who + " uses " + std::to_string(k.registers) +
+                                 " registers per thread; this exercise allows at most " +
+                                 std::to_string(*t.max_registers)};
+  if (t.max_local_bytes && k.local_bytes > *t.max_local_bytes)
+    return {"max_local_bytes",
+            who + " uses " + std::to_string(k.local_bytes) +
+                " bytes of local memory per thread (a stack array, or registers spilled); this "
+                "exercise allows at most " +
+                std::to_string(*t.max_local_bytes)};
+  return {};
+}
+
+}  // namespace
+
 std::string CheckTechnique(const ResourceReport& report, const std::string& kernel,
                            const Technique& t) {
   const std::vector<const KernelResources*> found = report.Find(kernel);
@@ -230,35 +280,8 @@ std::string CheckTechnique(const ResourceReport& report, const std::string& kern
            "renamed, or is it never used?)";
   for (const KernelResources* k : found) {
     const std::string who = found.size() > 1 ? DemangleSymbol(k->mangled) : kernel;
-    if (t.min_static_shared_bytes && k->static_shared_bytes < *t.min_static_shared_bytes)
-      return who + " declares " + std::to_string(k->static_shared_bytes) +
-             " bytes of __shared__ memory; this exercise needs at least " +
-             std::to_string(*t.min_static_shared_bytes) +
-             " (the tiles of A and B, as __shared__ arrays of fixed size)";
-    if (t.max_static_shared_bytes && *t.max_static_shared_bytes == 0 && k->static_shared_bytes > 0)
-      return who + " declares " + std::to_string(k->static_shared_bytes) +
-             " bytes of fixed-size __shared__ arrays; this exercise sizes its shared memory at "
-             "launch instead: one `extern __shared__ float s[];` buffer, split into the tiles, "
-             "and no __shared__ array of fixed size";
-    if (t.max_static_shared_bytes && k->static_shared_bytes > *t.max_static_shared_bytes)
-      return who + " declares " + std::to_string(k->static_shared_bytes) +
-             " bytes of __shared__ memory; this exercise allows at most " +
-             std::to_string(*t.max_static_shared_bytes);
-    if (t.uses_barrier && *t.uses_barrier && k->barriers == 0)
-      return who +
-             " never waits at __syncthreads(): threads would read a tile before the "
-             "others have finished loading it";
-    if (t.uses_barrier && !*t.uses_barrier && k->barriers > 0)
-      return who + " uses a barrier (__syncthreads()), which this exercise does without";
-    if (t.max_registers && k->registers > *t.max_registers)
-      return who + " uses " + std::to_string(k->registers) +
-             " registers per thread; this exercise allows at most " +
-             std::to_string(*t.max_registers);
-    if (t.max_local_bytes && k->local_bytes > *t.max_local_bytes)
-      return who + " uses " + std::to_string(k->local_bytes) +
-             " bytes of local memory per thread (a stack array, or registers spilled); this "
-             "exercise allows at most " +
-             std::to_string(*t.max_local_bytes);
+    const DeclarationBreach breach = FirstBreach(*k, who, t);
+    if (!breach.message.empty()) return WithHint(t, breach.key, breach.message);
   }
   return "";
 }

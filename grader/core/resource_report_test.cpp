@@ -320,5 +320,20 @@ TEST(ResourceReport, TechniqueFailures) {
             "fixed by the interface header (was it renamed, or is it never used?)");
 }
 
+// The lab's hint (lab.yaml technique.hints) follows the check it is given for, and only that one.
+TEST(ResourceReport, TheLabsHintFollowsItsCheck) {
+  const ResourceReport r = *ParsePtxasReport(kSm90);
+  Technique t;
+  t.uses_barrier = true;
+  t.max_registers = 32;
+  t.hints = {{"uses_barrier", "Wait after loading each tile."}};
+  EXPECT_EQ(CheckTechnique(r, "scale_kernel", t),
+            "scale_kernel never waits at __syncthreads(): threads would read a tile before the "
+            "others have finished loading it. Wait after loading each tile.");
+  t.uses_barrier.reset();
+  EXPECT_EQ(CheckTechnique(r, "spill_kernel", t),
+            "spill_kernel uses 40 registers per thread; this exercise allows at most 32");
+}
+
 }  // namespace
 }  // namespace labkit

@@ -5,16 +5,16 @@
 namespace labkit {
 
 bool ExposesDeviceDataToHost(const TransferInfo& t) {
-  return t.kind == "device_to_host" || t.kind == "host_allocation" ||
-         t.kind == "managed_allocation";
+  return t.kind == transfer_kind::kDeviceToHost || t.kind == transfer_kind::kHostAllocation ||
+         t.kind == transfer_kind::kManagedAllocation;
 }
 
 namespace {
 
 std::string KindText(const std::string& kind) {
-  if (kind == "device_to_host") return "device to host";
-  if (kind == "host_allocation") return "host memory a kernel can write";
-  if (kind == "managed_allocation") return "managed memory the host can read";
+  if (kind == transfer_kind::kDeviceToHost) return "device to host";
+  if (kind == transfer_kind::kHostAllocation) return "host memory a kernel can write";
+  if (kind == transfer_kind::kManagedAllocation) return "managed memory the host can read";
   return kind;
 }
 

@@ -57,12 +57,13 @@ LaunchInfo ParseLaunch(const json& l) {
   const auto counts = l.find("accesses");
   if (counts != l.end() && counts->is_object()) {
     MemoryAccesses& a = info.accesses.emplace();
-    a.global_load_bytes = IntegerField(*counts, "global_load_bytes", 0);
-    a.global_store_bytes = IntegerField(*counts, "global_store_bytes", 0);
-    a.shared_loads = IntegerField(*counts, "shared_loads", 0);
-    a.shared_stores = IntegerField(*counts, "shared_stores", 0);
-    a.barriers = IntegerField(*counts, "barriers", 0);
-    a.static_shared_bytes = IntegerField(*counts, "static_shared_bytes", 0);
+    namespace count = access_count;
+    a.global_load_bytes = IntegerField(*counts, count::kGlobalLoadBytes, 0);
+    a.global_store_bytes = IntegerField(*counts, count::kGlobalStoreBytes, 0);
+    a.shared_loads = IntegerField(*counts, count::kSharedLoads, 0);
+    a.shared_stores = IntegerField(*counts, count::kSharedStores, 0);
+    a.barriers = IntegerField(*counts, count::kBarriers, 0);
+    a.static_shared_bytes = IntegerField(*counts, count::kStaticSharedBytes, 0);
   }
   return info;
 }

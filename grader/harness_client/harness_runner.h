@@ -75,7 +75,8 @@ struct HarnessOptions {
 };
 
 // What a launch's threads did to memory, counted by the CPU backend in a counting run (emu's
-// labkit_emu/access_counts.h); a count missing or of the wrong type reads as 0.
+// labkit_emu/access_counts.h; their names: harness_protocol.h's access_count); a count missing or
+// of the wrong type reads as 0.
 struct MemoryAccesses {
   long long global_load_bytes = 0;
   long long global_store_bytes = 0;
@@ -97,9 +98,7 @@ struct LaunchInfo {
 // A copy the student's code made, or host-visible memory it set up (common/harness/transfer_log.h).
 struct TransferInfo {
   std::string call;  // the runtime function, e.g. cudaMemcpy
-  // device_to_host | host_to_device | device_to_device | host_to_host | host_allocation |
-  // managed_allocation
-  std::string kind;
+  std::string kind;  // one of harness_protocol.h's transfer_kind words, or what a forger wrote
   long long bytes = 0;
 };
 

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "mismatch.h"
-#include "scripted_harness.h"
+#include "scripted_harness_test_util.h"
 
 namespace labkit {
 namespace {

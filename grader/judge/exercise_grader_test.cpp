@@ -1,5 +1,6 @@
-// The judge without processes: GradeExercises driven by a scripted harness (scripted_harness.h),
-// so that each status and cause a verdict can take is checked in milliseconds.
+// The judge without processes: GradeExercises driven by a scripted harness
+// (scripted_harness_test_util.h), so that each status and cause a verdict can take is checked in
+// milliseconds.
 #include "exercise_grader.h"
 
 #include <gtest/gtest.h>
@@ -217,6 +218,42 @@ TEST_F(JudgeTest, NoKernelLaunchedFailsTheTechnique) {
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "technique");
   EXPECT_TRUE(Has(v.message, "matmulTiled launched no kernel")) << v.message;
+}
+
+// A launch check fails in words that fit any lab, and the lab's own hint (lab.yaml
+// technique.hints) follows the check it names; a check with no hint keeps the grader's words.
+TEST_F(JudgeTest, ALabsHintFollowsTheLaunchCheckItNames) {
+  Technique t;
+  t.single_block = true;
+  t.dynamic_shared_bytes_per_thread = 8;
+  t.hints = {{"single_block", "Launch one block of Width x Width threads"}};
+  spec_.exercises[0].technique = t;
+  json grid = {2, 1, 1};
+  harness_.on_case = [&grid](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
+                               {"grid", grid},
+                               {"block", {16, 16, 1}},
+                               {"dynamic_shared_bytes", 0}}});
+    return a;
+  };
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message,
+                  "tiled was launched with a grid of 2 x 1 x 1 blocks; this exercise launches "
+                  "exactly one block. Launch one block of Width x Width threads"))
+      << v.message;
+
+  grid = {1, 1, 1};
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.cause, "technique");
+  const std::string unhinted =
+      "tiled was launched with blocks of 256 threads and 0 bytes of dynamic shared memory; this "
+      "exercise launches them with exactly 2048 (8 bytes per thread of the block)";
+  ASSERT_TRUE(Has(v.message, unhinted)) << v.message;
+  EXPECT_EQ(v.message.substr(v.message.find(unhinted) + unhinted.size()).find("Width"),
+            std::string::npos)
+      << v.message;
 }
 
 TEST_F(JudgeTest, ATechniqueItCannotCheckHereLeavesAPassUnchecked) {

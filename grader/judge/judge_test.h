@@ -1,5 +1,6 @@
 // The judge's unit tests' fixture (exercise_grader_test.cpp, race_checks_test.cpp): one matmul
-// exercise graded by GradeExercises with a scripted harness (scripted_harness.h), no process.
+// exercise graded by GradeExercises with a scripted harness (scripted_harness_test_util.h), no
+// process.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "exercise_grader.h"
-#include "scripted_harness.h"
+#include "scripted_harness_test_util.h"
 
 namespace labkit {
 namespace testing_harness {

@@ -17,6 +17,10 @@ namespace labkit {
 
 namespace {
 
+// A run under a sanitizer (ThreadSanitizer, compute-sanitizer) is many times slower than a plain
+// one: its own limit, the kit's, not the lab's run_seconds.
+constexpr double kSanitizerRunSeconds = 300;
+
 // The exact product at C(row, col) and its forward-error bound, for telling a summation-order
 // difference from a race.
 std::pair<double, double> ReferenceAndBound(const MatrixCase& c, int64_t row, int64_t col) {
@@ -130,7 +134,7 @@ Finding ThreadSanitizerFinding(GradeEnv& env, const Exercise& ex,
     }));
   HarnessOptions options = CheckRunOptions(env, ex.id, Replayed(ex));
   options.thread_sanitizer = true;
-  options.timeout_seconds = 300;
+  options.timeout_seconds = kSanitizerRunSeconds;
   UseDefaultRecordings(env, build, options);
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/tsan", options, small);
   const SanitizerEnd end = ClassifySanitizerEnd(run, kThreadSanitizerFoundExitCode);
@@ -189,7 +193,7 @@ HarnessOptions SanitizerOptions(const std::string& run_id, const std::string& to
   options.replay = replay;
   options.exact_layout = true;  // exact allocations, so reads just past the end are seen
   options.sanitizer_tool = tool;
-  options.timeout_seconds = 300;
+  options.timeout_seconds = kSanitizerRunSeconds;
   return options;
 }
 

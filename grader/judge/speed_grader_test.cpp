@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "manifest.h"
-#include "scripted_harness.h"
+#include "scripted_harness_test_util.h"
 
 namespace labkit {
 namespace {

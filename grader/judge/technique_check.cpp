@@ -48,7 +48,8 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
   return env.constant_readers ? &*env.constant_readers : nullptr;
 }
 
-// Checks on how the kernels were launched (the harness's launch records), or "".
+// Checks on how the kernels were launched (the harness's launch records), or "". Worded for any
+// lab; the lab's own advice follows from its lab.yaml (`technique.hints`).
 std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
   const Technique& t = *ex.technique;
   for (const CaseRun& c : run.cases)
@@ -56,19 +57,20 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
       const std::string kernel = FunctionName(l.kernel);
       const long long threads = l.block[0] * l.block[1] * l.block[2];
       if (t.single_block && *t.single_block && l.grid[0] * l.grid[1] * l.grid[2] != 1)
-        return kernel + " was launched with a grid of " + std::to_string(l.grid[0]) + " x " +
-               std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
-               " blocks; this exercise uses exactly one block (dim3 grid(1, 1)) of Width x Width "
-               "threads";
+        return WithHint(t, "single_block",
+                        kernel + " was launched with a grid of " + std::to_string(l.grid[0]) +
+                            " x " + std::to_string(l.grid[1]) + " x " + std::to_string(l.grid[2]) +
+                            " blocks; this exercise launches exactly one block");
       if (t.dynamic_shared_bytes_per_thread &&
           l.dynamic_shared_bytes != *t.dynamic_shared_bytes_per_thread * threads)
-        return kernel + " was launched with blocks of " + std::to_string(threads) +
-               " threads and " + std::to_string(l.dynamic_shared_bytes) +
-               " bytes of dynamic shared memory; its tiles need exactly " +
-               std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
-               std::to_string(*t.dynamic_shared_bytes_per_thread) +
-               " bytes per thread: one float of each tile). Pass the size your requiredSM-style "
-               "function computes as the third launch parameter, <<<grid, block, bytes>>>";
+        return WithHint(t, "dynamic_shared_bytes_per_thread",
+                        kernel + " was launched with blocks of " + std::to_string(threads) +
+                            " threads and " + std::to_string(l.dynamic_shared_bytes) +
+                            " bytes of dynamic shared memory; this exercise launches them with "
+                            "exactly " +
+                            std::to_string(*t.dynamic_shared_bytes_per_thread * threads) + " (" +
+                            std::to_string(*t.dynamic_shared_bytes_per_thread) +
+                            " bytes per thread of the block)");
     }
   return "";
 }
@@ -214,7 +216,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   rule.shape = cases.front().shape;
   const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
   if (counted.empty()) return {};
-  return TechniqueFinding(counted);
+  return TechniqueFinding(WithHint(*ex.technique, "measured", counted));
 }
 
 namespace {
@@ -324,10 +326,11 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
       unchecked = true;
     } else if (std::none_of(launched.begin(), launched.end(),
                             [&](const std::string& k) { return readers->count(k) > 0; })) {
-      return TechniqueFinding(not_taught + DemangleSymbol(launched.front()) +
-                              " reads no __constant__ variable. Keep the block side in a "
-                              "`__constant__ int`, set it with cudaMemcpyToSymbol before the "
-                              "launch, and read it in the kernel");
+      return TechniqueFinding(not_taught +
+                              WithHint(*ex.technique, "reads_constant",
+                                       DemangleSymbol(launched.front()) +
+                                           " reads no __constant__ variable, which this exercise's "
+                                           "kernel does"));
     }
   }
   // What the kernels did replaces what they declare: the shared memory they use (static or

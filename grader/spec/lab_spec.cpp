@@ -9,14 +9,13 @@
 #include <set>
 #include <sstream>
 
+#include "spec_readers.h"
 #include "yaml_fields.h"
 
 namespace labkit {
-namespace {
 
 using namespace yaml_fields;  // the Read* functions and their helpers
 
-// [m, n, k], each >= 1.
 std::optional<Shape> ReadShape(Checker& c, const YAML::Node& n, const std::string& path) {
   if (!n.IsSequence() || n.size() != 3) {
     c.Fail(n, path,
@@ -29,6 +28,8 @@ std::optional<Shape> ReadShape(Checker& c, const YAML::Node& n, const std::strin
   if (!d[0] || !d[1] || !d[2]) return std::nullopt;
   return Shape{*d[0], *d[1], *d[2]};
 }
+
+namespace {
 
 std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const std::string& path) {
   std::optional<std::string> s = ReadString(c, n, path);
@@ -50,26 +51,6 @@ std::optional<std::string> ReadHarness(Checker& c, const YAML::Node& n, const st
     return std::nullopt;
   }
   return s;
-}
-
-std::optional<MeasuredTechnique> ReadMeasured(Checker& c, const YAML::Node& n,
-                                              const std::string& path) {
-  MapView m(c, n, path,
-            {"shape", "max_global_loads_vs_rows", "min_shared_loads_vs_rows", "reads_shared",
-             "executes_barrier"});
-  if (!m.valid()) return std::nullopt;
-  MeasuredTechnique t;
-  m.Required("shape", ReadShape, t.shape);
-  m.Optional("max_global_loads_vs_rows", NumberAbove(0), t.max_global_loads_vs_rows);
-  m.Optional("min_shared_loads_vs_rows", NumberAbove(0), t.min_shared_loads_vs_rows);
-  m.Optional("reads_shared", ReadBool, t.reads_shared);
-  m.Optional("executes_barrier", ReadBool, t.executes_barrier);
-  if (!m.Get("max_global_loads_vs_rows") && !m.Get("min_shared_loads_vs_rows") &&
-      !m.Get("reads_shared") && !m.Get("executes_barrier"))
-    c.Fail(n, path,
-           "names nothing to check: give max_global_loads_vs_rows, min_shared_loads_vs_rows, "
-           "reads_shared or executes_barrier");
-  return t;
 }
 
 std::optional<ParamSet> ReadParamSet(Checker& c, const YAML::Node& n, const std::string& path);
@@ -116,29 +97,6 @@ YAML::Node FasterThanNode(const YAML::Node& exercises, const std::string& id) {
   for (const YAML::Node& e : exercises)
     if (e.IsMap() && e["id"] && e["id"].Scalar() == id) return e["faster_than"]["exercise"];
   return exercises;
-}
-
-std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
-  MapView m(c, n, path,
-            {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
-             "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block",
-             "reads_constant", "measured"});
-  if (!m.valid()) return std::nullopt;
-  Technique t;
-  m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);
-  m.Optional("max_static_shared_bytes", IntAtLeast(0), t.max_static_shared_bytes);
-  m.Optional("max_local_bytes", IntAtLeast(0), t.max_local_bytes);
-  m.Optional("max_registers", IntAtLeast(1), t.max_registers);
-  m.Optional("uses_barrier", ReadBool, t.uses_barrier);
-  m.Optional("dynamic_shared_bytes_per_thread", IntAtLeast(0), t.dynamic_shared_bytes_per_thread);
-  m.Optional("single_block", ReadBool, t.single_block);
-  m.Optional("reads_constant", ReadBool, t.reads_constant);
-  m.Optional("measured", ReadMeasured, t.measured);
-  if (t.min_static_shared_bytes && t.max_static_shared_bytes &&
-      *t.min_static_shared_bytes > *t.max_static_shared_bytes)
-    c.Fail(*m.Get("max_static_shared_bytes"), m.Path("max_static_shared_bytes"),
-           "is smaller than min_static_shared_bytes");
-  return t;
 }
 
 std::vector<ShapeList> ReadShapeLists(Checker& c, const YAML::Node& n) {

@@ -57,7 +57,15 @@ struct Technique {
   // On the CPU backend these take the place of min_static_shared_bytes and uses_barrier, which
   // only say what a kernel declares (they stay the GPU backend's check).
   std::optional<MeasuredTechnique> measured;
+  // lab.yaml `hints`: the lab's own advice, by the key of the check above it follows when that
+  // check fails ("single_block" -> "Launch one block of Width x Width threads"). The grader words
+  // what a kernel did in terms that fit any lab; a lab's names (its Width, its helper functions)
+  // live in its lab.yaml, never in the grader.
+  std::map<std::string, std::string> hints;
 };
+
+// `message` (a failed check of `key`), followed by the lab's hint for that check when it has one.
+std::string WithHint(const Technique& technique, const std::string& key, std::string message);
 
 // What the harness does with an exercise: multiply matrices (`matmul`) or ask the student's code
 // for numbers and compare them with the kit's own (`query`).

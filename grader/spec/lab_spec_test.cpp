@@ -361,6 +361,53 @@ TEST(LabSpec, MeasuredTechnique) {
             "executes_barrier");
 }
 
+// technique.hints: the lab's words after a failed check, by the check's key; a hint for a check the
+// technique does not make, or an empty one, is an error at its line.
+TEST(LabSpec, TechniqueHintsNameTheirCheck) {
+  const std::string hinted =
+      "    technique:\n"
+      "      uses_barrier: true\n"
+      "      hints: {uses_barrier: Call __syncthreads() after loading a tile}\n";
+  const std::string from = "    technique: {min_static_shared_bytes: 2048, uses_barrier: true}\n";
+  Result<LabSpec> r = ParseLabSpec(Edit(from, hinted));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const Technique& t = *r->exercises[1].technique;
+  EXPECT_EQ(t.hints.size(), 1u);
+  EXPECT_EQ(WithHint(t, "uses_barrier", "it passed none"),
+            "it passed none. Call __syncthreads() after loading a tile");
+  EXPECT_EQ(WithHint(t, "uses_barrier", "it passed none."),
+            "it passed none. Call __syncthreads() after loading a tile");
+  EXPECT_EQ(WithHint(t, "max_registers", "too many registers"), "too many registers");
+
+  EXPECT_EQ(ErrorOf(Edit(from, "    technique: {uses_barrier: true, hints: {single_block: x}}\n")),
+            "lab.yaml:24: exercises[1].technique.hints.single_block: names no check of this "
+            "technique");
+  EXPECT_EQ(ErrorOf(Edit(from, "    technique: {uses_barrier: true, hints: {hints: x}}\n")),
+            "lab.yaml:24: exercises[1].technique.hints.hints: names no check of this technique");
+  EXPECT_EQ(
+      ErrorOf(Edit(from, "    technique: {uses_barrier: true, hints: {uses_barrier: \"\"}}\n")),
+      "lab.yaml:24: exercises[1].technique.hints.uses_barrier: must not be empty");
+  EXPECT_EQ(ErrorOf(Edit(from, "    technique: {uses_barrier: true, hints: [a]}\n")),
+            "lab.yaml:24: exercises[1].technique.hints: expected a mapping, got a list");
+}
+
+// The kit's labs keep their own words in their lab.yaml: lab 01's one block of Width x Width
+// threads, lab 04's requiredSM-style size and __constant__ block side.
+TEST(LabSpec, TheKitsLabsCarryTheirHints) {
+  Result<LabSpec> lab01 = LoadLabSpec(std::string(LABKIT_SOURCE_DIR) + "/labs/01_first_kernels");
+  ASSERT_TRUE(lab01.ok()) << lab01.error();
+  const Exercise* one_block = lab01->FindExercise("one_block");
+  ASSERT_NE(one_block, nullptr);
+  EXPECT_NE(one_block->technique->hints.at("single_block").find("Width x Width"),
+            std::string::npos);
+  Result<LabSpec> lab04 = LoadLabSpec(std::string(LABKIT_SOURCE_DIR) + "/labs/04_occupancy");
+  ASSERT_TRUE(lab04.ok()) << lab04.error();
+  const Technique& dynamic = *lab04->FindExercise("dynamic")->technique;
+  EXPECT_NE(dynamic.hints.at("dynamic_shared_bytes_per_thread").find("requiredSM"),
+            std::string::npos);
+  EXPECT_NE(dynamic.hints.at("reads_constant").find("cudaMemcpyToSymbol"), std::string::npos);
+}
+
 TEST(LabSpec, SpeedExerciseIsNotAQuery) {
   std::string yaml = WithQuery(kQuery);
   yaml.replace(yaml.find("exercise: tiled"), 15, "exercise: occ");

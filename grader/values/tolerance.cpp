@@ -7,17 +7,6 @@
 
 namespace labkit {
 
-double Gamma(int64_t n, double u) {
-  const double nu = static_cast<double>(n) * u;
-  if (nu >= 1.0) return std::numeric_limits<double>::infinity();
-  return nu / (1.0 - nu);
-}
-
-double ForwardErrorBound(int64_t n, double abs_sum) {
-  if (abs_sum == 0.0) return 0.0;
-  return (Gamma(n) + Gamma(n, kDoubleUnitRoundoff)) * abs_sum;
-}
-
 Result<CheckResult> CheckForwardError(const Shape& s, const std::vector<float>& a,
                                       const std::vector<float>& b, const std::vector<float>& c,
                                       const CheckOptions& options) {

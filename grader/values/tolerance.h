@@ -10,18 +10,10 @@
 
 #include <vector>
 
+#include "forward_error.h"  // Gamma, ForwardErrorBound: the model, shared with the harness
 #include "mismatch.h"
 
 namespace labkit {
-
-constexpr double kFloatUnitRoundoff = 0x1p-24;
-constexpr double kDoubleUnitRoundoff = 0x1p-53;
-
-// n*u / (1 - n*u); +infinity when n*u >= 1 (the model says nothing there).
-double Gamma(int64_t n, double u = kFloatUnitRoundoff);
-
-// The per-element bound for an inner dimension n and absolute sum `abs_sum` (see above).
-double ForwardErrorBound(int64_t n, double abs_sum);
 
 // Compares C with A * B under the forward-error model. Errors only for bad arguments (sizes,
 // non-finite inputs; see ValidateProductArguments); a wrong C is a CheckResult with mismatches.
