@@ -107,22 +107,22 @@ std::optional<RecordedPlans> FindPlans(const std::vector<Recording>& recordings,
   return found;
 }
 
-// The recordings of `from` (another build of the same sources) made this program's: each plan
-// file translated into a folder of this program's (plan_translation.h), the rest as it was.
-// nullopt when one plan cannot be: this program then records for itself.
+// The recording `from` (of another build of the same sources) made this program's: the plan of
+// every case it was asked for translated into a folder of this program's (plan_translation.h),
+// the rest as it was. Other files the record process left there are not looked at. nullopt when
+// a plan it wrote cannot be translated: this program then records for itself.
 std::optional<Recording> TranslatedRecording(const Recording& from, const std::string& dir,
                                              const PlanTranslation& translation) {
   Recording own = from;
   own.dir = dir;
   fs::remove_all(own.dir);
   fs::create_directories(own.dir);
-  std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator(from.dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() != ".plan") continue;
-    if (!TranslatePlanFile(translation, entry.path().string(), own.dir + name)) return std::nullopt;
+  for (const auto& [key, id] : from.plan_ids) {
+    const std::string plan = from.dir + id + ".plan";  // replay_plan.h PlanFileName
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(plan, ec))) continue;  // the replay reports it missing
+    if (!TranslatePlanFile(translation, plan, own.dir + id + ".plan")) return std::nullopt;
   }
-  if (ec) return std::nullopt;
   return own;
 }
 
