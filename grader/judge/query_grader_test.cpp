@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "scripted_harness.h"
 
@@ -72,6 +73,33 @@ TEST(QueryGrader, NumberText) {
   EXPECT_EQ(NumberText(-3), "-3");
   EXPECT_EQ(NumberText(0.625), "0.625");
   EXPECT_EQ(NumberText(1.0 / 3), "0.333333");
+}
+
+// The counted case's size comes from the seed, as lab 03's counted shape does: above lab.yaml's
+// value up to half as much again, in multiples of `step` (lab 02: whole blocks of 256 points), the
+// other parameters as given; the same seed gives the same case.
+TEST(QueryGrader, CountedCaseIsDrawnFromTheSeed) {
+  SystemProcessRunner runner;  // runs nothing here
+  Manifest manifest;
+  LabSpec spec;
+  Exercise ex;
+  ex.id = "float3_staged";
+  ex.kind = ExerciseKind::kQuery;
+  ex.measured = QueryMeasured{{{"n", 4096}, {"s", 2}}, "n", 3.0};
+  ex.measured->step = 256;
+  std::set<int64_t> drawn;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env{runner, manifest, spec, Backend::kCpu, seed, "/nowhere"};
+    const ParamSet counted = CountedParamsOf(env, ex);
+    EXPECT_EQ(counted, CountedParamsOf(env, ex));
+    EXPECT_EQ(counted.at("s"), 2);
+    const int64_t n = counted.at("n");
+    EXPECT_GT(n, 4096);
+    EXPECT_LE(n, 6144);
+    EXPECT_EQ(n % 256, 0);
+    drawn.insert(n);
+  }
+  EXPECT_GE(drawn.size(), 4u);  // not one published size under another name
 }
 
 TEST(QueryGrader, HarnessExerciseIdCarriesTheParameters) {
@@ -225,8 +253,10 @@ TEST_F(QueryJudgeTest, ACountedRunThatDiesUnderNsightComputeIsNotGraded) {
   ASSERT_EQ(harness_.calls.size(), 2u);
   EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
   EXPECT_EQ(v.cause, "counting_failed");
-  EXPECT_NE(v.message.find("stopped with no counts (in the counted case, block_side=8): exit "
-                           "status 9"),
+  const std::string counted = ParamText(CountedParamsOf(env, ex_));
+  EXPECT_NE(counted, "block_side=8");  // drawn above lab.yaml's value
+  EXPECT_NE(v.message.find("stopped with no counts (in the counted case, " + counted +
+                           "): exit status 9"),
             std::string::npos)
       << v.message;
 }
