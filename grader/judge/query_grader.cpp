@@ -174,6 +174,8 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     if (r.status == case_status::kStudentException)
       return Verdict(ex, {GradeStatus::kFailed, "student_exception",
                           "calling " + ex.function + params + ", " + r.detail + "."});
+    if (r.status == case_status::kRefusedCall)  // the detail names the student's function
+      return Verdict(ex, {GradeStatus::kFailed, "refused_call", r.detail + params + "."});
     if (r.status != case_status::kOk)
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});

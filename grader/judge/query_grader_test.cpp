@@ -173,6 +173,24 @@ TEST_F(QueryJudgeTest, AWrongValueFailsAndSaysWhere) {
   EXPECT_EQ(v.message, "active_blocks with block_side=16: expected 8, got 9.");
 }
 
+// A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
+// the harness's words first, then the case, whatever values came with it.
+TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    a.status = "refused_call";
+    a.detail = "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
+               "exercise does not allow";
+    return a;
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "refused_call");
+  EXPECT_EQ(v.message,
+            "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
+            "exercise does not allow (with block_side=8).");
+}
+
 TEST_F(QueryJudgeTest, ACudaErrorFails) {
   harness_.on_query = [](const testing_harness::HarnessCall&, const json&) {
     testing_harness::QueryAnswer a;
