@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "device_line.h"
 #include "device_memory_budget.h"
@@ -159,17 +160,19 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
     std::optional<labkit::LaunchCapture> launches;
     if (list_launches) launches.emplace();
     labkit::NoteDiagnosticCase(c.at("id"));
-    std::optional<std::string> thrown;
+    std::optional<std::pair<const char*, std::string>> stopped;  // (status, detail)
     try {
       ex.fn(params, values);
     } catch (const labkit::StudentException& e) {
-      thrown = e.what();
+      stopped.emplace(labkit::case_status::kStudentException, e.what());
+    } catch (const labkit::RefusedCall& e) {
+      stopped.emplace(labkit::case_status::kRefusedCall, e.what());
     }
     labkit::NoteDiagnosticCase("");
     json line = query_case_json(c.at("id"), values);
-    if (thrown) {
-      line["status"] = labkit::case_status::kStudentException;
-      line["detail"] = *thrown;
+    if (stopped) {
+      line["status"] = stopped->first;
+      line["detail"] = stopped->second;
     }
     if (launches) line["launches"] = launches_json(launches->take());
     out.line(line);

@@ -21,6 +21,8 @@ inline constexpr const char kStudentException[] = "student_exception";
 inline constexpr const char kReplayRefused[] = "replay_refused";
 // The record process ended before this case, so there is no plan to replay.
 inline constexpr const char kNotRecorded[] = "not_recorded";
+// A query exercise's function called what the exercise refuses (the detail says what and why).
+inline constexpr const char kRefusedCall[] = "refused_call";
 }  // namespace case_status
 
 // The counts of one launch's memory accesses, by their names in a case line's "launches" (the

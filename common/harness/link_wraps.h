@@ -29,6 +29,8 @@
 #define LABKIT_EMU_MEMSET "_Z10cudaMemsetPvim"
 #define LABKIT_EMU_MEMSET_ASYNC "_Z15cudaMemsetAsyncPvimP11CUstream_st"
 #define LABKIT_EMU_FUNC_SET_ATTRIBUTE "_Z20cudaFuncSetAttributePKv17cudaFuncAttributei"
+#define LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS "_Z45cudaOccupancyMaxActiveBlocksPerMultiprocessorPiPKvim"
+#define LABKIT_EMU_MAX_POTENTIAL_BLOCK_SIZE "_ZN3emu6detail24max_potential_block_sizeEPiS1_PKvPFmS3_iES3_i"
 
 namespace labkit {
 
@@ -60,16 +62,21 @@ inline constexpr const char* kGpuLinkWraps[] = {
     "cudaMallocFromPoolAsync_ptsz", "cudaMallocManaged", "cudaMallocPitch", "cudaMalloc3D",
     "cudaFree", "cudaFreeAsync", "cudaFreeAsync_ptsz",
     // Device variables as the program registers them (registered_variables_gpu.cu).
-    "__cudaRegisterVar"};
+    "__cudaRegisterVar",
+    // The occupancy API, noted where an exercise refuses it (occupancy_wrap_gpu.cu).
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cudaOccupancyAvailableDynamicSMemPerBlock"};
 
 // CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp: copies, allocations,
-// memsets and kernel attributes).
+// memsets and kernel attributes; occupancy_hook_emu.cpp: the occupancy API).
 inline constexpr const char* kEmuLinkWraps[] = {
     LABKIT_EMU_LAUNCH,           LABKIT_EMU_MEMCPY,          LABKIT_EMU_MEMCPY_ASYNC,
     LABKIT_EMU_MEMCPY_2D,        LABKIT_EMU_MEMCPY_2D_ASYNC, LABKIT_EMU_COPY_TO_SYMBOL,
     LABKIT_EMU_COPY_FROM_SYMBOL, LABKIT_EMU_MALLOC_HOST,     LABKIT_EMU_HOST_ALLOC,
     LABKIT_EMU_MALLOC_MANAGED,   LABKIT_EMU_MALLOC,          LABKIT_EMU_MALLOC_PITCH,
     LABKIT_EMU_FREE,             LABKIT_EMU_MEMSET,          LABKIT_EMU_MEMSET_ASYNC,
-    LABKIT_EMU_FUNC_SET_ATTRIBUTE};
+    LABKIT_EMU_FUNC_SET_ATTRIBUTE, LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS,
+    LABKIT_EMU_MAX_POTENTIAL_BLOCK_SIZE};
 
 }  // namespace labkit

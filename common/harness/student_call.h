@@ -15,6 +15,13 @@ struct StudentException : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The student's function called what its exercise refuses (lab 04's occupancy API where the answer
+// is to be worked out by hand): the case reports it as `refused_call`, with this message, instead
+// of values, which would only be the API's own answers.
+struct RefusedCall : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 template <class Call>
 decltype(auto) call_student(Call&& call) {
   try {

@@ -6,6 +6,7 @@
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
+#include "inputs.h"
 #include "query_measured.h"
 #include "report_lines.h"
 
@@ -78,6 +79,18 @@ HarnessOptions QueryOptions(const GradeEnv& env, const Exercise& ex) {
   return options;
 }
 
+}  // namespace
+
+ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& ex) {
+  const QueryMeasured& rule = *ex.measured;
+  ParamSet params = rule.params;
+  uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", rule.per);
+  params[rule.per] = SeededAbove(state, rule.params.at(rule.per), rule.step);
+  return params;
+}
+
+namespace {
+
 // `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
 // by the emulator in the counting build or by ncu on a GPU; passed when the counts satisfy the
 // rule. `why_not` is set when a GPU could not be counted here.
@@ -87,7 +100,8 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
     return Finding{GradeStatus::kFailed, kTechniqueCause,
                    "not with the technique this exercise teaches: " + why};
   };
-  const QueryMeasured& rule = *ex.measured;
+  QueryMeasured rule = *ex.measured;
+  rule.params = CountedParamsOf(env, ex);
   const bool emulated = Traits(env.backend).counts_in_counting_build;
   const BuildOutcome& build = CountingBuildOf(env);
   if (!build.ok)
@@ -160,6 +174,8 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     if (r.status == case_status::kStudentException)
       return Verdict(ex, {GradeStatus::kFailed, "student_exception",
                           "calling " + ex.function + params + ", " + r.detail + "."});
+    if (r.status == case_status::kRefusedCall)  // the detail names the student's function
+      return Verdict(ex, {GradeStatus::kFailed, "refused_call", r.detail + params + "."});
     if (r.status != case_status::kOk)
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "scripted_harness_test_util.h"
 
@@ -72,6 +73,33 @@ TEST(QueryGrader, NumberText) {
   EXPECT_EQ(NumberText(-3), "-3");
   EXPECT_EQ(NumberText(0.625), "0.625");
   EXPECT_EQ(NumberText(1.0 / 3), "0.333333");
+}
+
+// The counted case's size comes from the seed, as lab 03's counted shape does: above lab.yaml's
+// value up to half as much again, in multiples of `step` (lab 02: whole blocks of 256 points), the
+// other parameters as given; the same seed gives the same case.
+TEST(QueryGrader, CountedCaseIsDrawnFromTheSeed) {
+  SystemProcessRunner runner;  // runs nothing here
+  Manifest manifest;
+  LabSpec spec;
+  Exercise ex;
+  ex.id = "float3_staged";
+  ex.kind = ExerciseKind::kQuery;
+  ex.measured = QueryMeasured{{{"n", 4096}, {"s", 2}}, "n", 3.0};
+  ex.measured->step = 256;
+  std::set<int64_t> drawn;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env{runner, manifest, spec, Backend::kCpu, seed, "/nowhere"};
+    const ParamSet counted = CountedParamsOf(env, ex);
+    EXPECT_EQ(counted, CountedParamsOf(env, ex));
+    EXPECT_EQ(counted.at("s"), 2);
+    const int64_t n = counted.at("n");
+    EXPECT_GT(n, 4096);
+    EXPECT_LE(n, 6144);
+    EXPECT_EQ(n % 256, 0);
+    drawn.insert(n);
+  }
+  EXPECT_GE(drawn.size(), 4u);  // not one published size under another name
 }
 
 TEST(QueryGrader, HarnessExerciseIdCarriesTheParameters) {
@@ -143,6 +171,24 @@ TEST_F(QueryJudgeTest, AWrongValueFailsAndSaysWhere) {
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_value");
   EXPECT_EQ(v.message, "active_blocks with block_side=16: expected 8, got 9.");
+}
+
+// A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
+// the harness's words first, then the case, whatever values came with it.
+TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    a.status = "refused_call";
+    a.detail = "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
+               "exercise does not allow";
+    return a;
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "refused_call");
+  EXPECT_EQ(v.message,
+            "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
+            "exercise does not allow (with block_side=8).");
 }
 
 TEST_F(QueryJudgeTest, ACudaErrorFails) {
@@ -225,8 +271,10 @@ TEST_F(QueryJudgeTest, ACountedRunThatDiesUnderNsightComputeIsNotGraded) {
   ASSERT_EQ(harness_.calls.size(), 2u);
   EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
   EXPECT_EQ(v.cause, "counting_failed");
-  EXPECT_NE(v.message.find("stopped with no counts (in the counted case, block_side=8): exit "
-                           "status 9"),
+  const std::string counted = ParamText(CountedParamsOf(env, ex_));
+  EXPECT_NE(counted, "block_side=8");  // drawn above lab.yaml's value
+  EXPECT_NE(v.message.find("stopped with no counts (in the counted case, " + counted +
+                           "): exit status 9"),
             std::string::npos)
       << v.message;
 }

@@ -93,6 +93,14 @@ const BuildOutcome& CountingBuild(GradeEnv& env) {
 
 }  // namespace
 
+int64_t SeededAbove(uint64_t& state, int64_t base, int64_t unit) {
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // an LCG step
+  const int64_t low = (base / unit + 1) * unit;                      // above lab.yaml's value
+  const int64_t high = std::max(low, (base + base / 2) / unit * unit);
+  const uint64_t choices = static_cast<uint64_t>((high - low) / unit + 1);
+  return low + static_cast<int64_t>((state >> 33) % choices) * unit;
+}
+
 Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex) {
   const Shape& published = ex.technique->measured->shape;
   // From the seed, so that the function cannot know the counted shape and launch tiles for it
@@ -109,12 +117,7 @@ Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex) {
   const int64_t step = multiples_only ? tile : 1;
   uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", "shape");
   auto side = [&](int64_t base, int64_t multiple) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // an LCG step
-    const int64_t unit = std::max(step, multiple);
-    const int64_t low = (base / unit + 1) * unit;                  // above lab.yaml's side
-    const int64_t high = std::max(low, (base + base / 2) / unit * unit);
-    const uint64_t choices = static_cast<uint64_t>((high - low) / unit + 1);
-    return low + static_cast<int64_t>((state >> 33) % choices) * unit;
+    return SeededAbove(state, base, std::max(step, multiple));
   };
   Shape s;
   s.m = side(published.m, 1);

@@ -61,11 +61,13 @@ std::optional<QueryMeasured> ReadQueryMeasured(Checker& c, const YAML::Node& n,
       "max_global_loads_per_element", "max_global_stores_per_element",
       "min_shared_loads_per_element", "min_shared_stores_per_element"};
   MapView m(c, n, path,
-            {"params", "per", kLimits[0], kLimits[1], kLimits[2], kLimits[3], "executes_barrier"});
+            {"params", "per", "step", kLimits[0], kLimits[1], kLimits[2], kLimits[3],
+             "executes_barrier"});
   if (!m.valid()) return std::nullopt;
   QueryMeasured t;
   m.Required("params", ReadParamSet, t.params);
   m.Required("per", ReadCIdentifier, t.per);
+  m.Optional("step", IntAtLeast(1), t.step);
   m.Optional(kLimits[0], NumberAtLeast(0), t.max_global_loads_per_element);
   m.Optional(kLimits[1], NumberAtLeast(0), t.max_global_stores_per_element);
   m.Optional(kLimits[2], NumberAtLeast(0), t.min_shared_loads_per_element);

@@ -81,10 +81,12 @@ struct QueryValueSpec {
 };
 
 // A query exercise's kernels judged by what they did (lab.yaml `measured` on a `kind: query`
-// exercise): one case, `params`, run with every launch's accesses counted (the emulator's counting
-// build, or Nsight Compute on a GPU), summed over the case's launches and divided by the case's
-// parameter `per` (its number of elements). Lab 02's staged float3 kernel: every float of a point
-// through shared memory, and through global memory once each way.
+// exercise): one case, run with every launch's accesses counted (the emulator's counting build,
+// or Nsight Compute on a GPU), summed over the case's launches and divided by the case's
+// parameter `per` (its number of elements). The case is `params` with `per` drawn from the seed
+// above the value given, up to half as much again, in multiples of `step` (CountedParamsOf), so
+// that a kernel cannot stage for the counted size alone. Lab 02's staged float3 kernel: every
+// float of a point through shared memory, and through global memory once each way.
 struct QueryMeasured {
   ParamSet params;
   std::string per;
@@ -93,6 +95,7 @@ struct QueryMeasured {
   std::optional<double> min_shared_loads_per_element;   // accesses
   std::optional<double> min_shared_stores_per_element;
   std::optional<bool> executes_barrier;  // CPU backend only: a GPU has no counter of barriers
+  int64_t step = 1;                      // the counted `per` is a multiple of it
 };
 
 // A query exercise's kernel must run at least `by` times as fast as `exercise`'s on a GPU, both

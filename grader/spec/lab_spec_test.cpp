@@ -281,6 +281,7 @@ TEST(LabSpec, QueryExerciseKeysAreChecked) {
 const char* const kMeasured = R"(    measured:
       params: {n: 4096, s: 2}
       per: n
+      step: 256
       min_shared_stores_per_element: 3
       max_global_loads_per_element: 3.5
       executes_barrier: true
@@ -293,6 +294,7 @@ TEST(LabSpec, QueryExerciseTakesMeasured) {
   const QueryMeasured& m = *r->exercises[2].measured;
   EXPECT_EQ(m.params, (ParamSet{{"n", 4096}, {"s", 2}}));
   EXPECT_EQ(m.per, "n");
+  EXPECT_EQ(m.step, 256);
   EXPECT_EQ(m.min_shared_stores_per_element, 3);
   EXPECT_FALSE(m.min_shared_loads_per_element.has_value());
   EXPECT_DOUBLE_EQ(*m.max_global_loads_per_element, 3.5);
@@ -309,6 +311,15 @@ TEST(LabSpec, QueryMeasuredKeysAreChecked) {
   bad = q;
   EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("n: 4096"), 7, "n: 0"))),
             "lab.yaml:36: exercises[2].measured.per: names a parameter below 1");
+  bad = q;
+  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("step: 256"), 9, "step: 0"))),
+            "lab.yaml:37: exercises[2].measured.step: expected a positive integer, got 0");
+  EXPECT_EQ(ParseLabSpec(WithQuery(std::string(kQuery) +
+                                   "    measured: {params: {n: 1}, per: n, "
+                                   "executes_barrier: true}\n"))
+                ->exercises[2]
+                .measured->step,
+            1);  // without `step`, any size
   EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
                               "    measured: {params: {n: 1}, per: n}\n")),
             "lab.yaml:34: exercises[2].measured: names nothing to check: give a limit per element "

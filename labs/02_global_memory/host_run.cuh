@@ -52,6 +52,7 @@ struct HostRun {
   long long copies_2d = 0;                        // cudaMemcpy2D calls between host and device
   long long literal_uploads = 0;  // copies to the device from host memory other than the inputs
   std::string refused;            // why the replay could not repeat the work ("" if it did)
+  labkit::replay::Plan plan;      // what the record saw, for checks of where the work went
 };
 
 // Records `record_call()` on `record`, then replays its device work on the arrays `fresh()` makes
@@ -92,6 +93,7 @@ HostRun RecordAndReplay(const HostArrays& record, RecordCall&& record_call, Fres
   labkit::replay::PlanReplay replayed(*image, none, none, none, std::move(arrays));
   replayed.PoisonAllocations(kAllocationPoisonByte);
   run.refused = replayed.Run(plan);
+  run.plan = std::move(plan);
   // The kernels' own errors, as the case's error (Guarded).
   LABKIT_CUDA_CHECK(cudaGetLastError());
   LABKIT_CUDA_CHECK(cudaDeviceSynchronize());

@@ -2,13 +2,15 @@
 // fills the padding at the end of every row with a sentinel, runs the student's kernel, and reads
 // every row back whole: the logical matrix must be right and the padding untouched. The host
 // version (scale_pitched_on_device) is recorded and replayed on fresh values (host_run.cuh), and
-// checked for its values, its cudaMemcpy2D copies and leaks.
+// checked for its values, its cudaMemcpy2D copies, leaks and for the matrix really being in pitched
+// storage on the device (its rows where cudaMallocPitch puts them, read off the record).
 #include <string>
 #include <vector>
 
 #include "global_memory_lab.cuh"
 #include "host_run.cuh"
 #include "lab02_exercises.h"
+#include "pitched_rows.h"
 #include "student_call.h"
 
 namespace lab02 {
@@ -25,6 +27,30 @@ dim3 GridOver(int width, int height) {
 
 std::string Element(int width, std::size_t i) {
   return "(" + std::to_string(i / width) + ", " + std::to_string(i % width) + ")";
+}
+
+// The pitch cudaMallocPitch gives rows of `width` floats on this device: the distance between
+// rows in pitched storage (512 bytes or more on current GPUs and on the CPU backend).
+std::size_t DevicePitch(int width, int height) {
+  void* probe = nullptr;
+  std::size_t pitch = 0;
+  LABKIT_CUDA_CHECK(cudaMallocPitch(&probe, &pitch, width * sizeof(float), height));
+  LABKIT_CUDA_CHECK(cudaFree(probe));
+  return pitch;
+}
+
+// Why rows were found off the pitch, for pitched_host's `rows_off_pitch`.
+std::string OffPitchCause(const RowPlacement& in, int width, std::size_t pitch) {
+  const std::string where = "cudaMallocPitch puts rows of " + std::to_string(width) +
+                            " floats " + std::to_string(pitch) + " bytes apart";
+  const std::string fix =
+      ". Allocate the matrix with cudaMallocPitch and give the pitch it returns to both "
+      "cudaMemcpy2D calls (dpitch on the way in, spitch on the way back) and to the kernel";
+  if (in.first_spacing == static_cast<int64_t>(width * sizeof(float)))
+    return "the matrix is in plain storage, not pitched: on the device its rows lie " +
+           std::to_string(*in.first_spacing) + " bytes apart, back to back, where " + where + fix;
+  return "rows of the matrix were copied to or from the device at other places than pitched "
+         "storage has them (" + where + ", row r at r * pitch)" + fix;
 }
 
 std::vector<float> Scaled(const std::vector<float>& in) {
@@ -64,6 +90,7 @@ void PitchedScale(const Params& p, QueryValues& v) {
 void PitchedHost(const Params& p, QueryValues& v) {
   const int width = static_cast<int>(p.at("width")), height = static_cast<int>(p.at("height"));
   const std::size_t count = static_cast<std::size_t>(width) * height;
+  const std::size_t pitch = DevicePitch(width, height);  // before the record: not the student's
   auto record_in = Values(count, 17);
   std::vector<float> record_out(count), in, out;
   const HostRun run = RecordAndReplay(
@@ -85,6 +112,14 @@ void PitchedHost(const Params& p, QueryValues& v) {
   Check(v, "memcpy2d_calls", run.copies_2d, 2,
         "copy the matrix in and back with one cudaMemcpy2D each: it takes the host's row length "
         "and the device's pitch, so the padding is skipped on both sides");
+  // Host arrays 0 and 1 of the record: host_in, copied in, and host_out, copied back.
+  const uint64_t row_bytes = width * sizeof(float);
+  const RowPlacement in_rows =
+      PlaceRows(run.plan, 0, CopyDirection::kToDevice, row_bytes, height, pitch);
+  const RowPlacement out_rows =
+      PlaceRows(run.plan, 1, CopyDirection::kToHost, row_bytes, height, pitch);
+  Check(v, "rows_off_pitch", in_rows.rows_off_pitch + out_rows.rows_off_pitch, 0,
+        OffPitchCause(in_rows.rows_off_pitch > 0 ? in_rows : out_rows, width, pitch));
   const Mismatches m = Compare("host_out", want.data(), out.data(), count, [&](std::size_t i) {
     if (IsPoison(out[i])) return "element " + Element(width, i) + " was never copied back";
     const std::string cause = HostValuesCause(run, out[i]);

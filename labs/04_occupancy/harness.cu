@@ -5,8 +5,11 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "matmul_harness.h"
+#include "occupancy_calls.h"
 #include "occupancy_lab.cuh"
 #include "query_harness.h"
 #include "student_call.h"
@@ -125,6 +128,24 @@ Limits limits_of(const cudaDeviceProp& p, const cudaFuncAttributes& a, int threa
   return l;
 }
 
+// The student's answer to exercise 1, with the occupancy API refused: the kit compares the answer
+// with that API's, so a call of it (direct, or through cudaOccupancyMaxPotentialBlockSize*) is the
+// expected value copied. Seen by the link wraps while `call` runs, not read off the source.
+template <class Call>
+auto worked_out_by_hand(const char* function, Call&& call) {
+  labkit::OccupancyCallCapture api;
+  auto answer = labkit::call_student(std::forward<Call>(call));
+  const std::vector<labkit::OccupancyCall> calls = api.take();
+  if (!calls.empty())
+    throw labkit::RefusedCall(
+        std::string(function) + " called " + calls.front().call +
+        ", which this exercise does not allow: work the number out by hand from the device's "
+        "limits (cudaGetDeviceProperties) and the kernel's resources (cudaFuncGetAttributes), as "
+        "the handout explains; the occupancy API is what your answer is compared with, and "
+        "exercise 3 is where you use it");
+  return answer;
+}
+
 void occupancy(const Params& params, QueryValues& v) {
   const CaseKernel kernel = kernel_of(params);
   const int threads = static_cast<int>(v.param("threads", 256));
@@ -148,11 +169,11 @@ void occupancy(const Params& params, QueryValues& v) {
 
   const int warps = (threads + p.warpSize - 1) / p.warpSize;
   const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
-  v.compare("active_blocks", labkit::call_student([&] {
+  v.compare("active_blocks", worked_out_by_hand("max_active_blocks_per_sm", [&] {
               return max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn));
             }),
             expected);
-  v.compare("occupancy", labkit::call_student([&] {
+  v.compare("occupancy", worked_out_by_hand("theoretical_occupancy", [&] {
               return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
             }),
             static_cast<double>(expected * warps) / slots);
