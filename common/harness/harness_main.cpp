@@ -46,8 +46,11 @@ class ResponseWriter {
     file_ = nullptr;
   }
   // One line, flushed at once: if the student's code kills the process next, this line survives.
+  // Strings in it may be the student's (an exception's words, a kernel's name): bytes that are not
+  // UTF-8 are written as U+FFFD, where dump() would throw and the harness report a failure of its
+  // own (labgrade: not graded) for what is the student's exception.
   void line(const json& j) {
-    const std::string text = j.dump() + "\n";
+    const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     std::fwrite(text.data(), 1, text.size(), file_);
     std::fflush(file_);
   }

@@ -89,6 +89,10 @@ struct Plan {
 inline constexpr std::size_t kMaxPlanBytes = 256u << 20;
 inline constexpr std::size_t kMaxOps = 100000;
 inline constexpr std::size_t kMaxLaunchArgumentBytes = 32768;  // CUDA's own limit is 32764
+// What one record process keeps, all its plans together (replay_recorder.cpp): every plan is
+// written to the grading machine's disk and copied once more for the replay. A function's own
+// bytes copied to the device are a few matrices at most (two of 2048 x 2048 floats: 32 MiB).
+inline constexpr std::size_t kMaxRecordedBytes = 128u << 20;
 
 // Binary form (CBOR). Decode returns "" and fills `plan`, or says what is wrong with the bytes.
 std::vector<uint8_t> EncodePlan(const Plan& plan);

@@ -31,11 +31,68 @@ struct Recorder {
   // The bytes last uploaded to each variable (image offset -> bytes at symbol offsets): a plan
   // starts by writing them, as a function may set its __constant__ data on its first call only.
   std::map<int64_t, std::map<uint64_t, std::vector<unsigned char>>> symbols;
+  // What the current plan holds, against the limits the replay reads plans under, and what every
+  // plan of this process held (replay_plan.h); `full` once the current plan reached a limit.
+  std::size_t plan_bytes = 0;
+  std::size_t recorded_bytes = 0;
+  bool full = false;
 };
 
 Recorder& State() {
   static Recorder* recorder = new Recorder;  // never destroyed: wraps may run during exit
   return *recorder;
+}
+
+// About what `op` adds to the plan's file: its bytes and lists, and a bound on the rest.
+std::size_t EncodedBytes(const Op& op) {
+  constexpr std::size_t kFixedFields = 128;
+  return kFixedFields + op.data.size() + op.note.size() +
+         5 * (op.param_offsets.size() + op.pointer_params.size() + op.pointer_offsets.size()) +
+         24 * op.relocations.size();
+}
+
+constexpr std::size_t kRoomForTheNote = 1024;
+
+// Whether an operation of `bytes` in the plan's file, `data` of them host bytes, still fits in the
+// plan and in what the process records.
+bool Fits(const Recorder& r, std::size_t bytes, std::size_t data) {
+  return r.plan.ops.size() + 2 <= kMaxOps && bytes <= kMaxRecordedBytes &&
+         r.plan_bytes + bytes <= kMaxPlanBytes - kRoomForTheNote &&
+         r.recorded_bytes + data <= kMaxRecordedBytes;
+}
+
+// The plan is full: its last operation says so, and nothing more is kept.
+void Overflow(Recorder& r) {
+  if (r.full) return;
+  r.full = true;
+  Op note;
+  note.type = OpType::kUnsupported;
+  note.note = "more work than the grader records (at most " + std::to_string(kMaxOps) +
+              " calls of the CUDA API in one call of your function, and " +
+              std::to_string(kMaxRecordedBytes >> 20) +
+              " MiB of host bytes copied to the device in all its calls together)";
+  r.plan.ops.push_back(std::move(note));
+}
+
+// Every operation goes into the plan here. A plan that reaches replay_plan.h's limits (operations
+// in one plan, bytes in one plan and in all of the process's plans) ends there, with one note that
+// says so, and keeps nothing after it: a function that uploads its own bytes over and over, or
+// calls the API millions of times, would otherwise grow the record process's memory and write
+// plan files of a gigabyte each, case after case, onto the grading machine's disk.
+void Keep(Recorder& r, Op op) {
+  if (r.full) return;
+  const std::size_t bytes = EncodedBytes(op);
+  if (!Fits(r, bytes, op.data.size())) return Overflow(r);
+  r.plan_bytes += bytes;
+  r.recorded_bytes += op.data.size();
+  r.plan.ops.push_back(std::move(op));
+}
+
+void Unsupported(Recorder& r, std::string note) {
+  Op op;
+  op.type = OpType::kUnsupported;
+  op.note = std::move(note);
+  Keep(r, std::move(op));
 }
 
 // Region of `address`, and its offset; the caller holds the mutex.
@@ -56,16 +113,9 @@ Ref Use(Recorder& r, const void* address) {
     alloc.type = OpType::kAlloc;
     alloc.dst = Ref{ref.region, 0};
     alloc.bytes = region.end - region.begin;
-    r.plan.ops.push_back(std::move(alloc));
+    Keep(r, std::move(alloc));
   }
   return ref;
-}
-
-void Unsupported(Recorder& r, std::string note) {
-  Op op;
-  op.type = OpType::kUnsupported;
-  op.note = std::move(note);
-  r.plan.ops.push_back(std::move(op));
 }
 
 void StoreSymbolBytes(Recorder& r, int64_t image, uint64_t offset, const Op& upload) {
@@ -76,7 +126,7 @@ template <class Fn>
 void WhileRecording(Fn&& fn) {
   Recorder& r = State();
   std::lock_guard<std::mutex> lock(r.mutex);
-  if (r.open) fn(r);
+  if (r.open && !r.full) fn(r);
 }
 
 // The harness's host array holding all of [address, address + bytes), as (index, offset).
@@ -108,6 +158,11 @@ bool NoteSource(Recorder& r, Op& op, const void* src, bool src_device, OpType fr
     }
   }
   op.type = from_host;
+  // Not copied at all when it cannot fit: a copy of gigabytes would be held in memory first.
+  if (!Fits(r, op.bytes, op.bytes)) {
+    Overflow(r);
+    return true;
+  }
   const auto* p = static_cast<const unsigned char*>(src);
   op.data.assign(p, p + op.bytes);
   return true;
@@ -120,6 +175,8 @@ PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const H
   Recorder& r = State();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.plan = Plan{};
+  r.plan_bytes = 0;
+  r.full = false;
   r.allocated_in_plan.clear();
   r.host = std::move(host);
   int32_t id = kRegionA;
@@ -134,7 +191,7 @@ PlanCapture::PlanCapture(const HarnessMatrix& A, const HarnessMatrix& B, const H
       op.image = image;
       op.symbol_offset = offset;
       op.data = bytes;
-      r.plan.ops.push_back(std::move(op));
+      Keep(r, std::move(op));
     }
   r.open = true;
 }
@@ -174,7 +231,7 @@ void NoteAlloc(const void* ptr, uint64_t bytes) {
   op.type = OpType::kAlloc;
   op.dst = Ref{id, 0};
   op.bytes = bytes;
-  r.plan.ops.push_back(std::move(op));
+  Keep(r, std::move(op));
 }
 
 void NoteFree(const void* ptr) {
@@ -188,7 +245,7 @@ void NoteFree(const void* ptr) {
       Op op;
       op.type = OpType::kFree;
       op.dst = Ref{it->first, 0};
-      r.plan.ops.push_back(std::move(op));
+      Keep(r, std::move(op));
     }
     r.regions.erase(it);
     return;
@@ -203,7 +260,7 @@ void NoteMemset(const void* dst, int value, uint64_t bytes) {
     if (!op.dst.known()) return Unsupported(r, "cudaMemset of memory the grader does not know");
     op.value = value;
     op.bytes = bytes;
-    r.plan.ops.push_back(std::move(op));
+    Keep(r, std::move(op));
   });
 }
 
@@ -221,7 +278,7 @@ void NoteCopy(void* dst, bool dst_device, const void* src, bool src_device, uint
       op.src = Use(r, src);
       if (!op.src.known())
         return Unsupported(r, "a copy from device memory the grader does not know");
-      r.plan.ops.push_back(std::move(op));
+      Keep(r, std::move(op));
       return;
     }
     Op op;
@@ -231,7 +288,7 @@ void NoteCopy(void* dst, bool dst_device, const void* src, bool src_device, uint
     op.bytes = bytes;
     if (!NoteSource(r, op, src, src_device, OpType::kCopy, OpType::kUpload))
       return Unsupported(r, "a copy from device memory the grader does not know");
-    r.plan.ops.push_back(std::move(op));
+    Keep(r, std::move(op));
   });
 }
 
@@ -245,8 +302,8 @@ void NoteSymbolCopy(const void* symbol, uint64_t offset, const void* src, bool s
     op.bytes = bytes;
     if (!NoteSource(r, op, src, src_device, OpType::kSymbolCopy, OpType::kSymbolUpload))
       return Unsupported(r, "a copy from device memory the grader does not know");
-    if (!src_device) StoreSymbolBytes(r, op.image, offset, op);
-    r.plan.ops.push_back(std::move(op));
+    if (!src_device && !r.full) StoreSymbolBytes(r, op.image, offset, op);
+    Keep(r, std::move(op));
   });
 }
 
@@ -279,7 +336,7 @@ void NoteLaunch(const LaunchNote& launch) {
         op.relocations.push_back({at, Ref{}, image});
       }
     }
-    r.plan.ops.push_back(std::move(op));
+    Keep(r, std::move(op));
   });
 }
 
@@ -291,7 +348,7 @@ void NoteFuncAttribute(const void* kernel, int attribute, int64_t value) {
     if (op.image < 0) return Unsupported(r, "cudaFuncSetAttribute on a kernel outside the program");
     op.value = attribute;
     op.attribute_value = value;
-    r.plan.ops.push_back(std::move(op));
+    Keep(r, std::move(op));
   });
 }
 

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace labkit::replay {
@@ -114,6 +117,84 @@ TEST(ReplayRecorder, TheExceptionAFunctionThrewSurvivesThePlanFile) {
 
   ASSERT_EQ(DecodePlan(EncodePlan(Plan{}), back), "");
   EXPECT_EQ(back.student_exception, "");
+}
+
+
+// A plan the replay would refuse (replay_plan.h's limits) ends where it reaches them, with a note
+// the replay reports; what the function does after that is not kept (memory, and a plan file of a
+// gigabyte per case on the grading machine's disk).
+Plan RecordedWith(const std::function<void(char* device)>& work) {
+  std::vector<char> device(1 << 20);
+  NoteAlloc(device.data(), device.size());
+  Plan plan;
+  {
+    PlanCapture capture(kNone, kNone, kNone);
+    work(device.data());
+    plan = capture.take();
+  }
+  NoteFree(device.data());
+  return plan;
+}
+
+void ExpectCutShort(const Plan& plan) {
+  ASSERT_FALSE(plan.ops.empty());
+  EXPECT_EQ(plan.ops.back().type, OpType::kUnsupported);
+  EXPECT_NE(plan.ops.back().note.find("more work than the grader records"),
+            std::string::npos);
+  EXPECT_LE(plan.ops.size(), kMaxOps);
+  std::size_t data = 0;
+  for (const Op& op : plan.ops) data += op.data.size();
+  EXPECT_LE(data, kMaxRecordedBytes);
+}
+
+// The host bytes one process keeps are counted for the whole process: these two run in a child
+// process of their own (a record process's budget is spent once), which exits 0 when all is well.
+void InAProcessOfItsOwn(const std::function<void()>& checks) {
+  EXPECT_EXIT(
+      {
+        checks();
+        std::exit(::testing::Test::HasFailure() ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(ReplayRecorder, UploadsOfItsOwnBytesStopAtTheRecordLimit) {
+  InAProcessOfItsOwn([] {
+    const std::vector<char> own(1 << 20, 7);
+    const Plan plan = RecordedWith([&](char* device) {
+      for (int i = 0; i < 200; ++i) NoteCopy(device, true, own.data(), false, own.size());
+    });
+    ExpectCutShort(plan);
+    EXPECT_GT(plan.ops.size(), 100u);                 // the uploads that fit are kept
+    EXPECT_EQ(plan.ops[1].data.size(), own.size());  // after the buffer's allocation
+    // The next call's plan holds no more of them.
+    ExpectCutShort(RecordedWith(
+        [&](char* device) { NoteCopy(device, true, own.data(), false, own.size()); }));
+  });
+}
+
+// Not even read: the copy says it is larger than the bytes behind it, which a read would pass.
+TEST(ReplayRecorder, OneCopyLargerThanTheLimitIsNotHeld) {
+  InAProcessOfItsOwn([] {
+    const char own[16] = {};
+    const Plan plan = RecordedWith(
+        [&](char* device) { NoteCopy(device, true, own, false, kMaxRecordedBytes + 1); });
+    ExpectCutShort(plan);
+    EXPECT_EQ(plan.ops.size(), 2u);  // the allocation, then the note
+  });
+}
+
+TEST(ReplayRecorder, CallsStopAtThePlanLimitAndTheNextCaptureStartsAfresh) {
+  const Plan many = RecordedWith([](char* device) {
+    for (std::size_t i = 0; i < kMaxOps + 10; ++i) NoteMemset(device, 0, 4);
+  });
+  ExpectCutShort(many);
+  Plan back;  // and the replay reads it
+  EXPECT_EQ(DecodePlan(EncodePlan(many), back), "");
+  EXPECT_EQ(back.ops.size(), many.ops.size());
+  const Plan next = RecordedWith([](char* device) { NoteMemset(device, 0, 4); });
+  ASSERT_EQ(next.ops.size(), 2u);
+  EXPECT_EQ(next.ops[1].type, OpType::kMemset);
 }
 
 }  // namespace
