@@ -142,11 +142,11 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
     const auto other = options.plans_from.empty()
                            ? done.end()
                            : done.find(ProgramKey(options.plans_from, options));
-    const std::optional<PlanTranslation> translation =
-        other == done.end() ? std::nullopt
-                            : PlanTranslation::Between(options.plans_from, executable);
-    for (const Recording& r : other == done.end() ? std::vector<Recording>{} : other->second) {
-      if (!translation || !r.finished || !FindPlans({r}, options, cases, false)) continue;
+    std::optional<PlanTranslation> translation;
+    if (other != done.end()) translation = PlanTranslation::Between(options.plans_from, executable);
+    for (std::size_t i = 0; translation && i < other->second.size(); ++i) {
+      const Recording& r = other->second[i];
+      if (!r.finished || !FindPlans({r}, options, cases, false)) continue;
       if (std::optional<Recording> own = TranslatedRecording(r, record_dir, *translation)) {
         done[program].push_back(std::move(*own));
         return std::move(*FindPlans(done[program], options, cases, false));

@@ -47,9 +47,10 @@ Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex);
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
 MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
 
-// The harness options of a counting run: counted by the emulator (CPU backend) or by Nsight
-// Compute (GPU), replayed.
-HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
+// The harness options of a counting run on `build`: counted by the emulator (CPU backend) or by
+// Nsight Compute (GPU), replayed, from the default build's recordings (UseDefaultRecordings).
+HarnessOptions CountingOptions(const GradeEnv& env, const BuildOutcome& build,
+                               const std::string& run_id);
 
 // The build the counts are taken from: the counting build on the CPU backend, else the default.
 const BuildOutcome& CountingBuildOf(GradeEnv& env);

@@ -14,9 +14,11 @@ namespace labkit {
 
 namespace {
 
-HarnessOptions CaseRunOptions(const GradeEnv& env, const Exercise& run) {
+// A run of `run`'s cases on `build`, from the default build's recordings (UseDefaultRecordings).
+HarnessOptions CaseRunOptions(const GradeEnv& env, const BuildOutcome& build, const Exercise& run) {
   HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
   options.exact_layout = Traits(env.backend).exact_allocations;
+  UseDefaultRecordings(env, build, options);
   return options;
 }
 
@@ -123,9 +125,8 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   if (build.ok && combine && replayed.size() >= 2) {
     std::vector<ExerciseCases> groups;
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
-    HarnessOptions options = CaseRunOptions(env, replayed.front()->run);
+    HarnessOptions options = CaseRunOptions(env, build, replayed.front()->run);
     options.record_also = record_also;
-    UseDefaultRecordings(env, build, options);
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
@@ -145,9 +146,8 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
       harness_run = std::move(own->second);
     } else {
-      HarnessOptions options = CaseRunOptions(env, r.run);
+      HarnessOptions options = CaseRunOptions(env, build, r.run);
       options.record_also = record_also;
-      UseDefaultRecordings(env, build, options);
       harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
                                options, r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
@@ -212,10 +212,9 @@ void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
   std::vector<ExerciseCases> groups;
   for (const MatmulRun* r : measured)
     groups.push_back({r->run.id, {CountedCase(env, *r->ex, r->run.id)}});
-  HarnessOptions options = CountingOptions(env, measured.front()->run.id);
-  UseDefaultRecordings(env, build, options);
-  std::vector<HarnessRun> parts = RunCombined(env.runner, build.executable,
-                                              env.work_dir + "/combined_counting", options, groups);
+  std::vector<HarnessRun> parts =
+      RunCombined(env.runner, build.executable, env.work_dir + "/combined_counting",
+                  CountingOptions(env, build, measured.front()->run.id), groups);
   for (std::size_t i = 0; i < parts.size() && i < measured.size(); ++i)
     env.shared_counts[measured[i]->run.id] = std::move(parts[i]);
 }

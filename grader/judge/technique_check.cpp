@@ -138,11 +138,13 @@ MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::strin
   return c;
 }
 
-HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
+HarnessOptions CountingOptions(const GradeEnv& env, const BuildOutcome& build,
+                               const std::string& run_id) {
   const bool emulated = Traits(env.backend).counts_in_counting_build;
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
   options.count_accesses = emulated;
   options.gpu_counters = !emulated;
+  UseDefaultRecordings(env, build, options);
   return options;
 }
 
@@ -196,11 +198,9 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const std::vector<MatrixCase> cases = {CountedCase(env, ex, run_id)};
   // The counts are of the replayed kernels, on the real inputs.
   std::optional<HarnessRun> counted_run = SharedCount(env, ex, run_id, cases, build);
-  if (!counted_run) {
-    HarnessOptions options = CountingOptions(env, run_id);
-    UseDefaultRecordings(env, build, options);
-    counted_run = RunHarness(env.runner, build.executable, dir + "/counting", options, cases);
-  }
+  if (!counted_run)
+    counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
+                             CountingOptions(env, build, run_id), cases);
   const HarnessRun& run = *counted_run;
   if (!emulated && !run.counted) {
     why_not = NotCountedNote(run, "loads");
@@ -256,7 +256,7 @@ std::optional<ResourceReport> EmulatedDeclarations(GradeEnv& env, const Exercise
   }
   const std::vector<MatrixCase> cases = {DeclarationCase(env, ex, run_id)};
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/declarations",
-                                    CountingOptions(env, run_id), cases);
+                                    CountingOptions(env, build, run_id), cases);
   const Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                        Flavour::kDefault, build.executable);
   if (!failure.passed()) {
