@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "command_trace.h"
 #include "process_memory.h"
 #include "user_processes.h"
 
@@ -89,28 +90,16 @@ std::string ProcessResult::Describe() const {
 }
 
 namespace {
-// LABKIT_TRACE_COMMANDS=FILE: one line per command (its wall-clock seconds, the CPU seconds it and
-// the children it waited for used, the command; tab-separated), to find where grading time goes
-// (bench/trace_summary.py reads it): CPU time far below wall-clock time means waiting, for the
-// GPU or for a lock. O_APPEND keeps the lines of parallel jobs whole.
-void TraceCommand(const Command& command, const ProcessResult& result, const rusage& usage) {
-  const char* path = std::getenv("LABKIT_TRACE_COMMANDS");
-  if (path == nullptr || *path == '\0') return;
+// One line of LABKIT_TRACE_COMMANDS (command_trace.h) per command: CPU time far below wall-clock
+// time means waiting, for the GPU or for a lock.
+void TraceCommand(const Command& command, const ProcessResult& result, const rusage& usage,
+                  double started) {
   const double cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
                      1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-  char seconds[64];
-  std::snprintf(seconds, sizeof seconds, "%.3f\t%.3f\t", result.seconds, cpu);
-  std::string line = seconds;
+  std::string what;
   for (std::size_t i = command.wrapper_length; i < command.argv.size(); ++i)
-    line += command.argv[i] + " ";
-  if (line.size() > 600) line.resize(600);
-  line += "\n";
-  const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  if (write(fd, line.data(), line.size()) < 0) {
-    // A trace is a convenience: losing a line must not fail the grading.
-  }
-  close(fd);
+    what += command.argv[i] + " ";
+  TraceEvent(result.seconds, cpu, started, what);
 }
 }  // namespace
 
@@ -131,6 +120,7 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
   std::vector<char*> envp = c_strings(env);
 
   const auto start = Clock::now();
+  const double started = TraceClock();
   const pid_t pid = fork();
   if (pid < 0) {
     result.start_error = std::strerror(errno);
@@ -222,7 +212,7 @@ ProcessResult SystemProcessRunner::Run(const Command& command) {
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }
-  TraceCommand(command, result, usage);
+  TraceCommand(command, result, usage, started);
   return result;
 }
 
