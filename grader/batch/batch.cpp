@@ -240,7 +240,7 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, 
   if (gpus.size() < 2) gpus.clear();
   if (!gpus.empty())
     std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
-  GpuGate gate(gpus, std::max(1, options.jobs));
+  GpuGate gate(gpus);
   BatchContext ctx{runner, gate, manifest, spec, options, *journal, *seed, {}};
   BatchCounts counts;
   counts.total = static_cast<int>(submissions->size());
@@ -275,7 +275,6 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, 
         what << "NOT GRADED (" << entry.reason.substr(0, 80) << ")";
       progress.Done(entry.name, what.str());
     }
-    ctx.gpus.JobFinished();
   };
   std::vector<std::thread> workers;
   for (int j = 0; j < std::max(1, options.jobs); ++j) workers.emplace_back(worker);

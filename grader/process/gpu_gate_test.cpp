@@ -2,10 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
 #include <map>
-#include <memory>
 #include <thread>
 #include <vector>
 
@@ -138,142 +136,6 @@ TEST(GpuGateRunner, CommandsWithoutTheGpuPassStraightThrough) {
   GpuGateRunner gate(gpus, inner);
   gate.Run(MakeCommand("work", GpuUse::kNone));
   EXPECT_EQ(inner.gpus_seen_, (std::vector<std::string>{"(unset)"}));
-}
-
-
-// Timing windows (GpuGate directly): a timed run that arrives while the GPU is shared waits for a
-// group of timed runs, with shared runs going on, and the group then runs back to back.
-TEST(GpuGate, ATimedRunWaitsForAGroupWhileSharedRunsGoOn) {
-  GpuGate gate({}, /*jobs=*/8, /*longest_wait=*/10s);  // a group of 2
-  const std::size_t busy = gate.Enter(false);
-  std::atomic<int> timed_done{0};
-  std::thread first([&] {
-    const std::size_t gpu = gate.Enter(true);
-    ++timed_done;
-    gate.Leave(gpu, true);
-  });
-  std::this_thread::sleep_for(50ms);
-  EXPECT_EQ(timed_done, 0) << "a lone timed run went while the GPU was shared";
-  // Shared runs still start while the lone timed run waits for company.
-  std::atomic<bool> shared_started{false};
-  std::thread shared([&] {
-    const std::size_t gpu = gate.Enter(false);
-    shared_started = true;
-    gate.Leave(gpu, false);
-  });
-  shared.join();
-  EXPECT_TRUE(shared_started);
-  // A second timed run opens the window; both run once the shared run still there leaves.
-  std::thread second([&] {
-    const std::size_t gpu = gate.Enter(true);
-    ++timed_done;
-    gate.Leave(gpu, true);
-  });
-  std::this_thread::sleep_for(50ms);
-  EXPECT_EQ(timed_done, 0) << "a timed run shared the GPU with a running shared run";
-  gate.Leave(busy, false);
-  first.join();
-  second.join();
-  EXPECT_EQ(timed_done, 2);
-}
-
-TEST(GpuGate, AnOpenWindowHoldsBackNewSharedRunsUntilItsTimedRunsAreDone) {
-  GpuGate gate({}, /*jobs=*/8, /*longest_wait=*/10s);
-  const std::size_t busy = gate.Enter(false);
-  std::vector<std::string> order;
-  std::mutex order_mutex;
-  auto note = [&](const std::string& what) {
-    std::lock_guard<std::mutex> lock(order_mutex);
-    order.push_back(what);
-  };
-  std::vector<std::thread> timed;
-  for (int i = 0; i < 2; ++i)
-    timed.emplace_back([&] {
-      const std::size_t gpu = gate.Enter(true);
-      std::this_thread::sleep_for(20ms);
-      note("timed");
-      gate.Leave(gpu, true);
-    });
-  std::this_thread::sleep_for(50ms);  // the window is open now, waiting for `busy` to leave
-  std::thread late_shared([&] {
-    const std::size_t gpu = gate.Enter(false);
-    note("shared");
-    gate.Leave(gpu, false);
-  });
-  std::this_thread::sleep_for(50ms);
-  gate.Leave(busy, false);
-  for (std::thread& t : timed) t.join();
-  late_shared.join();
-  EXPECT_EQ(order, (std::vector<std::string>{"timed", "timed", "shared"}));
-}
-
-// Starts a shared run in a thread and says whether it got the GPU within 50 ms: it does not while
-// a window is open. The thread is joined by the caller once the window has closed.
-bool SharedRunGetsIn(GpuGate& gate, std::thread& runner) {
-  auto in = std::make_shared<std::atomic<bool>>(false);
-  runner = std::thread([&gate, in] {
-    const std::size_t gpu = gate.Enter(false);
-    *in = true;
-    gate.Leave(gpu, false);
-  });
-  std::this_thread::sleep_for(50ms);
-  return *in;
-}
-
-TEST(GpuGate, ATimedRunOpensAWindowAfterTheLongestWait) {
-  GpuGate gate({}, /*jobs=*/16, /*longest_wait=*/100ms);  // a group of 4 that never comes
-  const std::size_t busy = gate.Enter(false);
-  std::atomic<bool> timed_done{false};
-  std::thread timed([&] {
-    const std::size_t gpu = gate.Enter(true);
-    timed_done = true;
-    gate.Leave(gpu, true);
-  });
-  std::thread before, after;
-  EXPECT_TRUE(SharedRunGetsIn(gate, before)) << "shared runs stopped before the longest wait";
-  std::this_thread::sleep_for(150ms);
-  EXPECT_FALSE(SharedRunGetsIn(gate, after)) << "no window opened after the longest wait";
-  EXPECT_FALSE(timed_done) << "the timed run did not wait for the shared run to finish";
-  gate.Leave(busy, false);
-  timed.join();
-  before.join();
-  after.join();
-  EXPECT_TRUE(timed_done);
-}
-
-TEST(GpuGate, ATimedRunGoesAtOnceWhenNothingSharesTheGpu) {
-  GpuGate gate({}, /*jobs=*/16, /*longest_wait=*/10s);
-  const auto start = std::chrono::steady_clock::now();
-  gate.Leave(gate.Enter(true), true);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
-}
-
-TEST(GpuGate, GroupsShrinkAsJobsFinish) {
-  GpuGate gate({}, /*jobs=*/8, /*longest_wait=*/10s);  // a group of 2
-  const std::size_t busy = gate.Enter(false);
-  for (int i = 0; i < 7; ++i) gate.JobFinished();  // one job left: a group of 1
-  std::atomic<bool> timed_in{false};
-  std::thread timed([&] {
-    const std::size_t gpu = gate.Enter(true);
-    timed_in = true;
-    gate.Leave(gpu, true);
-  });
-  std::thread held;
-  std::this_thread::sleep_for(20ms);
-  EXPECT_FALSE(SharedRunGetsIn(gate, held)) << "a lone timed run did not open a window";
-  EXPECT_FALSE(timed_in) << "the timed run shared the GPU";
-  gate.Leave(busy, false);
-  timed.join();
-  held.join();
-  EXPECT_TRUE(timed_in);
-}
-
-TEST(GpuGateRunner, ATimedRunNeverSharesItsGpuWhenItWaitsForAGroup) {
-  RecordingRunner inner;
-  GpuGate gpu_gate({}, /*jobs=*/12, /*longest_wait=*/20ms);
-  GpuGateRunner gate(gpu_gate, inner);
-  RunMix(gate, 12, 40);
-  EXPECT_EQ(inner.violations_, 0);
 }
 
 }  // namespace
