@@ -20,6 +20,7 @@
 #include "device_memory_budget.h"
 #include "diagnostic_case.h"
 #include "initial_device_state.h"
+#include "launch_counters.h"
 #include "matmul_harness.h"
 #include "occupancy_probe.h"
 #include "query_harness.h"
@@ -152,9 +153,12 @@ json query_case_json(const std::string& id, const labkit::QueryValues& v) {
 // "list_launches" (labgrade's counted run of a `measured` query exercise) the line also lists every
 // launch the case made, the kit's launches of the student's kernels included; a query function
 // that opens a launch capture of its own (a recorded host function) cannot be listed this way.
-void run_query_cases(const json& request, const labkit::QueryExercise& ex,
-                     const labkit::replay::StudentImage* image, ResponseWriter& out) {
+std::vector<labkit::LaunchRecord> run_query_cases(const json& request,
+                                                  const labkit::QueryExercise& ex,
+                                                  const labkit::replay::StudentImage* image,
+                                                  ResponseWriter& out) {
   const bool list_launches = request.value("list_launches", false);
+  std::vector<labkit::LaunchRecord> listed;
   for (const auto& c : request.at("cases")) {
     labkit::Params params;
     if (c.contains("params"))
@@ -177,9 +181,14 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
       line["status"] = stopped->first;
       line["detail"] = stopped->second;
     }
-    if (launches) line["launches"] = launches_json(launches->take());
+    if (launches) {
+      const std::vector<labkit::LaunchRecord> taken = launches->take();
+      line["launches"] = launches_json(taken);
+      listed.insert(listed.end(), taken.begin(), taken.end());
+    }
     out.line(line);
   }
+  return listed;
 }
 
 // With "occupancy_probe": the occupancy API's answers for every kernel the cases launched.
@@ -231,10 +240,12 @@ struct Mode {
   labkit::replay::StudentImage image;
 };
 
-void run_cases(const json& request, const std::string& dir,
-               const std::vector<labkit::MatmulExercise>& exercises,
-               const labkit::MatmulExercise& ex, const labkit::Params& params,
-               labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
+// Returns every launch the cases made, in order.
+std::vector<labkit::LaunchRecord> run_cases(const json& request, const std::string& dir,
+                                            const std::vector<labkit::MatmulExercise>& exercises,
+                                            const labkit::MatmulExercise& ex,
+                                            const labkit::Params& params, labkit::Layout layout,
+                                            const Mode& mode, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
   // Cases of several exercises in one replay: each exercise starts from the device state the
   // program started with (initial_device_state.h), as it would in a process of its own.
@@ -302,6 +313,7 @@ void run_cases(const json& request, const std::string& dir,
     launched.insert(launched.end(), outcome.launches.begin(), outcome.launches.end());
   }
   if (request.value("occupancy_probe", false)) probe_occupancy(launched, out);
+  return launched;
 }
 
 // A record run records the function once at the timed shape, as the case "timing".
@@ -419,14 +431,22 @@ int main(int argc, char** argv) {
     out.line(labkit::DeviceLine(labkit::query_device()));
     const auto layout = request.value("layout", "guarded") == "exact" ? labkit::Layout::kExact
                                                                       : labkit::Layout::kGuarded;
+    // "gpu_counters": labgrade's counting run; the table is written beside the request.
+    const std::string counters_table = request.value("gpu_counters", std::string());
+    if (counters_table.find('/') != std::string::npos)
+      throw std::runtime_error("gpu_counters must name a file beside the request");
+    std::optional<labkit::LaunchCounting> counting;
+    if (!counters_table.empty()) counting.emplace();
+    std::vector<labkit::LaunchRecord> launched;
     if (query != nullptr) {
-      run_query_cases(request, *query,
-                      request.contains("student_image") ? &mode.image : nullptr, out);
+      launched = run_query_cases(request, *query,
+                                 request.contains("student_image") ? &mode.image : nullptr, out);
     } else {
-      run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
+      launched = run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, mode, out);
     }
+    if (counting) counting->WriteTable(launched, dir + counters_table);
     out.line({{"type", "done"}});
     // Leave without running atexit handlers or static destructors: code of the submission's
     // could otherwise rewrite the outputs after the harness wrote them.

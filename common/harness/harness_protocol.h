@@ -41,6 +41,20 @@ inline constexpr const char kBarriers[] = "barriers";  // __syncthreads() passed
 inline constexpr const char kStaticSharedBytes[] = "static_shared_bytes";  // the largest block's
 }  // namespace access_count
 
+// GPU backend: the profiler metrics counted per kernel launch in a counting run (the harness's
+// launch_counters.h writes them, labgrade's gpu_counters.h reads them), in the CSV layout of Nsight
+// Compute's table: "ID","Kernel Name","Block Size","Metric Name","Metric Value", one line per
+// launch and metric. Each counts SASS instructions executed, per warp.
+namespace gpu_metric {
+inline constexpr const char kGlobalLoads[] = "smsp__sass_inst_executed_op_global_ld.sum";
+inline constexpr const char kGlobalStores[] = "smsp__sass_inst_executed_op_global_st.sum";
+inline constexpr const char kSharedLoads[] = "smsp__sass_inst_executed_op_shared_ld.sum";
+inline constexpr const char kSharedStores[] = "smsp__sass_inst_executed_op_shared_st.sum";
+inline constexpr const char* kAll[] = {kGlobalLoads, kGlobalStores, kSharedLoads, kSharedStores};
+// What starts a line that says why nothing was counted (as ncu marks its own errors).
+inline constexpr const char kErrorMark[] = "==ERROR== ";
+}  // namespace gpu_metric
+
 // A transfer's "kind" in a case line's "transfers" (the harness's TransferKind, transfer_log.h;
 // labgrade's TransferInfo, which decides on them: transfer_check.h).
 namespace transfer_kind {

@@ -7,10 +7,10 @@
 namespace labkit {
 namespace {
 
-constexpr const char* kGlobalLoads = "smsp__sass_inst_executed_op_global_ld.sum";
-constexpr const char* kGlobalStores = "smsp__sass_inst_executed_op_global_st.sum";
-constexpr const char* kSharedLoads = "smsp__sass_inst_executed_op_shared_ld.sum";
-constexpr const char* kSharedStores = "smsp__sass_inst_executed_op_shared_st.sum";
+using gpu_metric::kGlobalLoads;
+using gpu_metric::kGlobalStores;
+using gpu_metric::kSharedLoads;
+using gpu_metric::kSharedStores;
 
 // One CSV line's fields; quotes enclose fields that hold commas ("(16, 16, 1)", "37,748,736").
 std::vector<std::string> CsvFields(const std::string& line) {
@@ -68,28 +68,19 @@ long long PerThread(long long warp_instructions, long long block_threads) {
 
 }  // namespace
 
-std::vector<std::string> CounterCommandPrefix(const std::string& ncu, const std::string& log_path) {
-  const std::string metrics = std::string(kGlobalLoads) + "," + kGlobalStores + "," +
-                              kSharedLoads + "," + kSharedStores;
-  // --clock-control none: the machine's clocks are left as they are (counts do not depend on them).
-  return {ncu,           "--clock-control", "none",      "--metrics",          metrics,
-          "--csv",       "--print-units",   "base",      "--print-kernel-base", "mangled",
-          "--log-file",  log_path};
-}
-
 std::optional<std::vector<ProfiledLaunch>> ParseCounterLog(const std::string& text) {
   std::istringstream lines(text);
   std::string line;
   std::map<std::string, std::size_t> column;
   std::vector<ProfiledLaunch> launches;
-  std::map<long long, std::size_t> by_id;  // ncu's launch id -> index in `launches`
+  std::map<long long, std::size_t> by_id;  // the table's launch id -> index in `launches`
   bool table = false;
   while (std::getline(lines, line)) {
-    if (line.empty() || line.front() != '"') continue;  // ncu's notes, the program's output
+    if (line.empty() || line.front() != '"') continue;  // notes, the program's output
     const std::vector<std::string> fields = CsvFields(line);
     if (!fields.empty() && fields.front() == "ID") {
-      // The last table wins: ncu writes its own once the program has ended, after anything the
-      // program could have written into the log while it ran.
+      // The last table wins (when Nsight Compute wrote it, it came after anything the program
+      // had written into the log).
       column.clear();
       launches.clear();
       by_id.clear();
@@ -125,7 +116,7 @@ std::string CounterLogError(const std::string& log) {
   std::istringstream lines(log);
   std::string line;
   while (std::getline(lines, line))
-    if (line.rfind("==ERROR==", 0) == 0) return line.substr(0, 300);
+    if (line.rfind(gpu_metric::kErrorMark, 0) == 0) return line.substr(0, 300);
   return "";
 }
 

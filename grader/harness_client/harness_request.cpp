@@ -57,6 +57,7 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                          {"target_spread", t.reps.target_spread}};
   }
   if (!student_image.is_null()) request["student_image"] = student_image;
+  if (options.gpu_counters) request["gpu_counters"] = kCounterTable;
   if (!written) return written;
   return WriteUntrustedFile(dir + "request.json", request.dump(1));
 }
@@ -71,7 +72,6 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {
-    cmd.argv = CounterCommandPrefix(FindCudaTool("ncu"), dir + "counters.csv");
     cmd.tool_lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
   } else if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindCudaTool("compute-sanitizer"),

@@ -26,20 +26,20 @@ std::string FindCudaTool(const std::string& name) {
 
 namespace {
 
-// Runs the harness's `command` in `dir`. Under Nsight Compute a session can find the GPU's counters
-// taken despite ncu's own lock files (Command::tool_lock_dir): ncu then logs "==ERROR== An error
-// was reported by the driver", writes no table and ends with the program's status (exit status 9
-// on an H200 under a batch's load, 2026-11-26), while the same run alone counts. Such a run is run
-// again, a moment later, up to kCountingAttempts in all. A run with its table, or one that ended
-// without ncu reporting an error (the program's own doing), stands as it is.
+// Runs the harness's `command` in `dir`. A counting run can find the GPU's counters taken despite
+// the lock the counting runs share (launch_counters.h; under Nsight Compute, which counted before,
+// "An error was reported by the driver" under a batch's load, 2026-11-26): the harness then writes
+// why in place of its table. Such a run is run again, a moment later, up to kCountingAttempts in
+// all. A run with its table, or one that ended without the table saying why (the program's own
+// doing), stands as it is.
 ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
                                 const std::string& dir, const HarnessOptions& options) {
   for (int attempt = 1;; ++attempt) {
     ProcessResult result = runner.Run(command);
     if (!options.gpu_counters || attempt >= kCountingAttempts) return result;
-    const std::string log = ReadToolLog(dir + "counters.csv");
+    const std::string log = ReadToolLog(dir + kCounterTable);
     if (ParseCounterLog(log).has_value() || CounterLogError(log).empty()) return result;
-    for (const char* stale : {"response.jsonl", "emu_report.jsonl", "counters.csv"})
+    for (const char* stale : {"response.jsonl", "emu_report.jsonl", kCounterTable})
       fs::remove(dir + stale);
     std::this_thread::sleep_for(options.counting_retry_pause * (1 << (attempt - 1)));
   }
@@ -54,7 +54,7 @@ std::string CounterError(const HarnessRun& run) {
 std::string NotCountedNote(const HarnessRun& run, const std::string& what) {
   std::string said = CounterError(run);
   if (said.empty()) said = LastLine(run.process.output);
-  return "Nsight Compute could not count this GPU's " + what + " here (" +
+  return "the GPU's profiler could not count " + what + " here (" +
          run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
 }
 
@@ -63,7 +63,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::vector<MatrixCase>& cases) {
   const std::string dir = work_dir + "/";
   fs::create_directories(dir);
-  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log", "counters.csv"})
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "sanitizer.log", kCounterTable})
     fs::remove(dir + stale);
   for (const std::string& stale : ThreadSanitizerLogs(dir)) fs::remove(stale);
   HarnessRun run;
@@ -127,7 +127,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
                       const std::vector<ParamSet>& params) {
   const std::string dir = work_dir + "/";
   fs::create_directories(dir);
-  for (const char* stale : {"response.jsonl", "emu_report.jsonl", "counters.csv"})
+  for (const char* stale : {"response.jsonl", "emu_report.jsonl", kCounterTable})
     fs::remove(dir + stale);
   HarnessRun run;
   json request = {{"exercise", options.exercise}, {"cases", json::array()}};

@@ -219,25 +219,52 @@ TEST(HarnessRunner, TellsEachSanitizerTheStatusThatSaysItFoundSomething) {
   std::filesystem::remove_all(dir);
 }
 
-// Plays ncu over the harness: the first `failures` sessions log a driver error and no table (the
-// counters taken by another session), the next one counts.
+// A counting run is the harness itself, asked in its request for a table of counts beside it, and
+// given the folder where counting runs take turns at the GPU's counters.
+TEST(HarnessRunner, ACountingRunAsksTheHarnessForItsTable) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_table_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  CommandKeeper runner;
+  HarnessOptions options;
+  options.exercise = "tiled_any";
+  options.gpu_counters = true;
+  RunHarness(runner, "/kit/harness", dir, options, {});
+  ASSERT_FALSE(runner.last.argv.empty());
+  EXPECT_EQ(runner.last.argv.front(), "/kit/harness");
+  EXPECT_EQ(runner.last.tool_lock_dir, kCounterLockDir);
+  std::ifstream in(dir + "/request.json");
+  const auto request = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(request.is_object());
+  EXPECT_EQ(request.value("gpu_counters", ""), kCounterTable);
+
+  options.gpu_counters = false;
+  RunHarness(runner, "/kit/harness", dir, options, {});
+  EXPECT_TRUE(runner.last.tool_lock_dir.empty());
+  std::ifstream again(dir + "/request.json");
+  EXPECT_FALSE(nlohmann::json::parse(again, nullptr, false).contains("gpu_counters"));
+  std::filesystem::remove_all(dir);
+}
+
+// Plays a counting harness: the first `failures` runs write why they could not count in place of
+// the table (the counters taken by another session), the next one counts.
 class BusyCounters : public ProcessRunner {
  public:
-  explicit BusyCounters(int failures, std::string error_line = "==ERROR== An error was reported "
-                                                               "by the driver")
+  explicit BusyCounters(int failures, std::string error_line = "==ERROR== starting the profiler: "
+                                                               "CUPTI_ERROR_HARDWARE_BUSY")
       : failures_(failures), error_line_(std::move(error_line)) {}
   int runs = 0;
   ProcessResult Run(const Command& command) override {
     ++runs;
-    const auto log = std::find(command.argv.begin(), command.argv.end(), "--log-file");
+    const std::string table = command.cwd + "/" + kCounterTable;
     ProcessResult r;
     r.started = true;
     if (runs <= failures_) {
-      std::ofstream(*(log + 1)) << "==PROF== Connected to process 26\n" << error_line_ << "\n";
+      std::ofstream(table) << error_line_ << "\n";
       r.exit_code = 9;
       return r;
     }
-    std::ofstream(*(log + 1)) << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\","
+    std::ofstream(table) << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\","
                                  "\"Metric Value\"\n\"0\",\"k\",\"(32, 1, 1)\","
                                  "\"smsp__sass_inst_executed_op_global_ld.sum\",\"2\"\n";
     std::ofstream(command.argv.back()) << R"({"type": "case", "id": "q0", "status": "ok"})"
@@ -251,7 +278,7 @@ class BusyCounters : public ProcessRunner {
 };
 
 // Counters another session holds for a moment cost a retry, not the grading; a program that dies
-// with no error from ncu (its own doing), or counters that stay taken, are not run again forever.
+// with no error in its table (its own doing), or counters that stay taken, are not run again forever.
 TEST(HarnessRunner, ACountingRunThatFindsTheCountersTakenIsRunAgain) {
   const std::string dir = std::filesystem::temp_directory_path() /
                           ("labkit_harness_runner_counters_" + std::to_string(getpid()));

@@ -1,0 +1,43 @@
+// GPU backend, labgrade's counting run (lab.yaml `technique.measured`): how many load and store
+// instructions each replayed kernel launch executed, counted by the GPU's own profiler inside the
+// replay process (CUPTI's range profiler, one range per launch). The replay holds none of the
+// student's host code, so the counts come from a process the student's function never ran in,
+// as the outputs do. It replaced an Nsight Compute session per submission, which cost a process
+// of its own and about a second of the machine's serialised GPU start-up (bench/results,
+// 2026-11-26).
+//
+// A GPU's counters serve one profiling session at a time. The counting runs of a batch take turns
+// through a lock file in $TMPDIR, which the sandbox points at a folder every counting run shares
+// (labgrade's kCounterLockDir); a session that still finds the counters busy tries again for a
+// few seconds. Where counting cannot be done, the table says why instead, and labgrade runs the
+// process again or falls back on what the kernels declare.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launch_log.h"
+
+namespace labkit {
+
+class LaunchCounting {
+ public:
+  // Starts counting every kernel launched from now on.
+  LaunchCounting();
+  ~LaunchCounting();
+  LaunchCounting(const LaunchCounting&) = delete;
+  LaunchCounting& operator=(const LaunchCounting&) = delete;
+
+  // Stops counting and writes the counts of `launched` (the launches made while counting, in
+  // order) to `path` as harness_protocol.h's gpu_metric table; or, when the profiler could not
+  // count them all, one line that says why.
+  void WriteTable(const std::vector<LaunchRecord>& launched, const std::string& path);
+
+ private:
+  struct Session;
+  std::unique_ptr<Session> session_;
+  std::string error_;
+};
+
+}  // namespace labkit

@@ -1,0 +1,19 @@
+// The CPU backend counts accesses in its counting build (emu's access_counts.h); it has no
+// profiler to ask, and labgrade never asks it for a GPU's table.
+#include <fstream>
+
+#include "harness_protocol.h"
+#include "launch_counters.h"
+
+namespace labkit {
+
+struct LaunchCounting::Session {};
+
+LaunchCounting::LaunchCounting() : error_("the CPU backend has no GPU profiler") {}
+LaunchCounting::~LaunchCounting() = default;
+
+void LaunchCounting::WriteTable(const std::vector<LaunchRecord>&, const std::string& path) {
+  std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";
+}
+
+}  // namespace labkit
