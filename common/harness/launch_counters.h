@@ -6,13 +6,15 @@
 // of its own and about a second of the machine's serialised GPU start-up (bench/results,
 // 2026-11-26).
 //
-// A GPU's counters serve one profiling session at a time. The counting runs of a batch take turns
-// through a lock file in $TMPDIR, which the sandbox points at a folder every counting run shares
-// (labgrade's kCounterLockDir); a session that still finds the counters busy tries again for a
-// few seconds. Where counting cannot be done, the table says why instead, and labgrade runs the
+// A GPU's counters serve one profiling session at a time. Each launch is counted in a session of
+// its own (the launch wrap hands it to CountedLaunch), and the counting runs of a batch take turns
+// per launch through a lock file in $TMPDIR, which the sandbox points at a folder every counting
+// run shares (labgrade's kCounterLockDir); a session that still finds the counters busy tries
+// again for a few seconds. Where counting cannot be done, the table says why instead, and labgrade runs the
 // process again or falls back on what the kernels declare.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,7 +25,7 @@ namespace labkit {
 
 class LaunchCounting {
  public:
-  // Starts counting every kernel launched from now on.
+  // Counts every kernel launched from now on, until WriteTable.
   LaunchCounting();
   ~LaunchCounting();
   LaunchCounting(const LaunchCounting&) = delete;
@@ -35,9 +37,15 @@ class LaunchCounting {
   void WriteTable(const std::vector<LaunchRecord>& launched, const std::string& path);
 
  private:
+  friend bool CountedLaunch(const std::function<void()>& launch);
+  void Count(const std::function<void()>& launch);
   struct Session;
   std::unique_ptr<Session> session_;
   std::string error_;
 };
+
+// GPU launch wrap: while a LaunchCounting lives, runs `launch` counted and returns true; otherwise
+// does nothing and returns false (the caller launches as usual).
+bool CountedLaunch(const std::function<void()>& launch);
 
 }  // namespace labkit
