@@ -24,7 +24,7 @@ namespace labkit {
 namespace {
 
 // A session that finds the counters busy despite the lock (a profiler outside the kit) tries again.
-constexpr int kBusyAttempts = 20;
+constexpr int kBusyAttempts = 8;
 constexpr std::chrono::milliseconds kBusyPause{250};
 
 // libcupti is opened only by a counting run (the toolkit's copy, LABKIT_CUPTI_LIBRARY), so that no
@@ -166,7 +166,10 @@ struct LaunchCounting::Session {
     return Check(cupti.config_image(&image), "configuration");
   }
 
-  // Enables the profiler on the current context, for the process's lifetime.
+  // Enables the profiler on the current context; Disable gives the GPU's counters back. Another
+  // process cannot start a session between the two (CUPTI_ERROR_HARDWARE_BUSY), so both happen
+  // around each launch, with the lock held (H100, 2026-11-26: a process that stayed enabled made
+  // every other counting run wait out its retries).
   std::string Enable() {
     CUcontext context = nullptr;
     if (cupti.current_context(&context) != CUDA_SUCCESS || context == nullptr)
@@ -189,12 +192,27 @@ struct LaunchCounting::Session {
     return "";
   }
 
+  void Disable() {
+    if (profiler == nullptr) return;
+    CUpti_RangeProfiler_Disable_Params disable = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    disable.pRangeProfilerObject = profiler;
+    cupti.disable(&disable);
+    profiler = nullptr;
+  }
+
   // One launch in a profiling session of its own, the machine's counters held only that long:
   // `launch` runs the kernel, whose counts are appended to `values` (or why not, as the result).
   // A session of the whole replay held the counters through its uploads and checks too, and made
   // a batch's counting runs queue behind each other (H100, 2026-11-26: 14.3 submissions a minute
   // against 18.2 with Nsight Compute).
-  std::string CountOne(const std::function<void()>& launch, std::vector<std::vector<double>>& values) {
+  std::string CountOne(const std::function<void()>& launch,
+                       std::vector<std::vector<double>>& values) {
+    const CounterLock held;
+    struct Enabled {
+      Session& session;
+      ~Enabled() { session.Disable(); }
+    } enabled{*this};
+    if (std::string e = Enable(); !e.empty()) return e;
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pRangeProfilerObject = profiler;
@@ -217,7 +235,6 @@ struct LaunchCounting::Session {
     set.targetNestingLevel = 1;
     if (std::string e = Check(cupti.set_config(&set), "profiler configuration"); !e.empty())
       return e;
-    const CounterLock held;
     CUpti_RangeProfiler_Start_Params start = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler;
     CUptiResult started_result = CUPTI_SUCCESS;
@@ -261,12 +278,7 @@ struct LaunchCounting::Session {
   }
 
   ~Session() {
-    if (profiler != nullptr) {
-      CUpti_RangeProfiler_Disable_Params disable = {
-          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-      disable.pRangeProfilerObject = profiler;
-      cupti.disable(&disable);
-    }
+    Disable();
     if (host != nullptr) {
       CUpti_Profiler_Host_Deinitialize_Params done = {
           CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
@@ -284,7 +296,6 @@ LaunchCounting::LaunchCounting() : session_(std::make_unique<Session>()) {
   }
   error_ = Load(session_->cupti);
   if (error_.empty()) error_ = session_->Configure(device);
-  if (error_.empty()) error_ = session_->Enable();
   if (error_.empty()) g_counting = this;
 }
 
