@@ -265,7 +265,8 @@ TEST(Report, SetScores) {
   EXPECT_TRUE(r.speed_not_measured);
 }
 
-// The device line is written and read by the same two functions (common/harness/device_line.h).
+// The device line is written and read by the same two functions
+// (common/harness/protocol/device_line.h).
 TEST(DeviceLine, WhatTheHarnessWritesIsWhatLabgradeReads) {
   DeviceInfo d;
   d.backend = "gpu";

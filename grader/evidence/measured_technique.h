@@ -12,8 +12,9 @@
 
 namespace labkit {
 
-// The harness lists at most this many launches of one call (common/harness/capture_window.h); a
-// call that reaches it may have launched more, whose accesses the grader cannot see.
+// The harness lists at most this many launches of one call (common/harness/capture/
+// capture_window.h); a call that reaches it may have launched more, whose accesses the grader
+// cannot see.
 inline constexpr std::size_t kLaunchesListed = 64;
 
 // `value` with one decimal ("128.0"), as the measured figures are given to students.

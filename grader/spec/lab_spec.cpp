@@ -40,9 +40,10 @@ std::optional<ToleranceModel> ReadModel(Checker& c, const YAML::Node& n, const s
   return std::nullopt;
 }
 
-// The harness driver that runs the lab's exercises. The kit has one (common/harness/harness_main.cpp,
-// which a lab's harness table plugs into), so a lab that names another was written for a kit that
-// is not this one: better said at load time than met as a link error.
+// The harness driver that runs the lab's exercises. The kit has one
+// (common/harness/driver/harness_main.cpp, which a lab's harness table plugs into), so a lab that
+// names another was written for a kit that is not this one: better said at load time than met as a
+// link error.
 std::optional<std::string> ReadHarness(Checker& c, const YAML::Node& n, const std::string& path) {
   std::optional<std::string> s = ReadName(c, n, path);
   if (s && *s != "matmul") {

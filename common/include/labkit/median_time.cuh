@@ -1,5 +1,5 @@
 // The median time of a launch, by CUDA events, after one warm-up call: for the labs' measurement
-// programs (the grader's own timing lives in common/harness/matmul_device.cu).
+// programs (the grader's own timing lives in common/harness/driver/matmul_device.cu).
 #pragma once
 
 #include <algorithm>

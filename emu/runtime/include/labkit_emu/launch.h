@@ -35,7 +35,7 @@ struct LaunchRequest {
   const PointerArgument* pointers;
   int pointer_count;
   // The closure's size: a record run keeps its bytes so that a replay can run the same launch
-  // (common/harness/replay_recorder.h).
+  // (common/harness/record/replay_recorder.h).
   size_t closure_bytes;
 };
 void launch(const LaunchRequest& request);

@@ -1,6 +1,6 @@
 // Lab 03 (CPU backend / Gradescope).
 // The emulator runs each block's threads forward, then reversed, then shuffled, to catch a
-// missing __syncthreads(). Its config is a plain struct (emu/runtime/src/config.h): pin the order
+// missing __syncthreads(). Its config is a plain struct (emu/runtime/src/core/config.h): pin order
 // to forward and the missing barrier below stops mattering.
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 
 namespace emu::detail {
 // The emulator's own: labgrade does not read it (the student's code in the process could exit with
-// it too), so it is no part of the harness protocol (common/harness/harness_protocol.h).
+// it too), so it is no part of the harness protocol (common/harness/protocol/harness_protocol.h).
 constexpr int kFatalExitCode = 86;
 
 // Installs the handlers once per process.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "matmul_harness.h"
+#include "timing_stats.h"
 
 namespace labkit {
 namespace {

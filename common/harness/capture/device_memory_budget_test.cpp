@@ -1,5 +1,5 @@
-// The harness's device-memory accounting (common/harness/device_memory_budget.h), which the GPU
-// wrappers consult; plain C++, so it is tested here on any machine.
+// The harness's device-memory accounting (device_memory_budget.h), which the GPU wrappers
+// consult; plain C++, so it is tested on any machine.
 #include "device_memory_budget.h"
 
 #include <gtest/gtest.h>

@@ -68,9 +68,9 @@ inline constexpr const char kManagedAllocation[] = "managed_allocation";  // the
 
 // How a harness process ends. Its own statuses are 0 (the "done" line written) and these two; the
 // others are set by what runs around or inside it, and none of them is one of the harness's. The
-// emulator's exit after a memory fault (86, emu/runtime/src/faults.h) is not here: labgrade never
-// decides on it, as the student's code in the same process can exit with any status it likes; a
-// fault is read from the emulator's diagnostic line and the case it left unreported.
+// emulator's exit after a memory fault (86, emu/runtime/src/execution/faults.h) is not here:
+// labgrade never decides on it, as the student's code in the same process can exit with any status
+// it likes; a fault is read from the emulator's diagnostic line and the case it left unreported.
 inline constexpr int kHarnessUsageExitCode = 2;  // a command line or response file it cannot use
 inline constexpr int kHarnessErrorExitCode = 3;  // the kit's own set-up failed (an "error" line)
 // What the sanitizers are told to end with when they find something (compute-sanitizer's

@@ -27,6 +27,7 @@
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
 #include "student_call.h"
+#include "timing_stats.h"
 
 // Labs without query exercises do not define lab_queries(); a lab's own definition wins.
 __attribute__((weak)) std::vector<labkit::QueryExercise> labkit::lab_queries() { return {}; }

@@ -1,6 +1,6 @@
 // Tells the CPU backend which case the harness is running, so that each of its diagnostics names
-// its case and labgrade attaches it to that case alone (grader/app/case_diagnostic.h). On a GPU
-// nothing needs it: compute-sanitizer runs one case per process.
+// its case and labgrade attaches it to that case alone (grader/harness_client/case_diagnostic.h).
+// On a GPU nothing needs it: compute-sanitizer runs one case per process.
 #pragma once
 
 #include <string>

@@ -18,6 +18,7 @@
 #include "labkit/device_buffer.cuh"
 #include "matmul_harness.h"
 #include "student_call.h"
+#include "timing_stats.h"
 
 namespace labkit {
 namespace {

@@ -114,8 +114,4 @@ CaseOutcome run_matmul_case(const MatmulExercise& exercise, Layout layout, const
                             std::vector<float>& C);
 TimingOutcome time_matmul(const MatmulExercise& exercise, const TimingRequest& request);
 
-double median(std::vector<double> values);
-// (p75 - p25) / median: how settled a series of timings is.
-double relative_spread(std::vector<double> values);
-
 }  // namespace labkit
