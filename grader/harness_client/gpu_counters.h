@@ -1,6 +1,6 @@
 // GPU backend: what the launched kernels did to memory, read from the hardware counters by Nsight
 // Compute (ncu), so that lab.yaml's `technique.measured` judges behaviour on a GPU as the CPU
-// backend's counting build does on the emulator (measured_technique.h).
+// backend's counting runs do on the emulator (measured_technique.h).
 //
 // ncu counts SASS instructions per warp, not per thread: a warp's load instruction counts once
 // whether 1 or 32 of its threads take part. Each count is scaled by the threads a warp of the
