@@ -12,8 +12,8 @@
 namespace labkit {
 
 const BackendTraits& Traits(Backend backend) {
-  static const BackendTraits kGpu{"gpu", false, false, false, false, false, false, true};
-  static const BackendTraits kCpu{"cpu", true, true, true, true, true, true, false};
+  static const BackendTraits kGpu{"gpu", false, false, false, false, false, false, false, true};
+  static const BackendTraits kCpu{"cpu", true, true, true, true, true, true, true, false};
   return backend == Backend::kGpu ? kGpu : kCpu;
 }
 
@@ -26,8 +26,6 @@ const char* ToString(Flavour flavour) {
       return "nofma";
     case Flavour::kThreadSanitizer:
       return "tsan";
-    case Flavour::kCounting:
-      return "counting";
   }
   return "?";
 }

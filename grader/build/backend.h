@@ -9,13 +9,15 @@ namespace labkit {
 enum class Backend { kGpu, kCpu };
 enum class BackendChoice { kAuto, kGpu, kCpu };
 
-// The two builds every submission gets: the compiler's defaults, and one with fused multiply-add
-// turned off (-fmad=false on nvcc, -ffp-contract=off on g++), which makes the result of an
-// ascending-index dot product exact to the bit. A third on request (--tsan), CPU backend only:
-// under ThreadSanitizer, which names the two lines of a race between threads of a block. A fourth
-// when a technique check measures behaviour (lab.yaml `technique.measured`), CPU backend only:
-// every load and store calls the emulator, which counts them (emu's labkit_emu/access_counts.h).
-enum class Flavour { kDefault, kNoFma, kThreadSanitizer, kCounting };
+// The builds of a submission: the compiler's defaults, and one with fused multiply-add turned off
+// (-fmad=false on nvcc, -ffp-contract=off on g++), which makes the result of an ascending-index
+// dot product exact to the bit (on the CPU backend made only where the default build holds a
+// fused multiply-add instruction: build_plan.h). A third on request (--tsan), CPU backend only:
+// under ThreadSanitizer, which names the two lines of a race between threads of a block.
+// technique.measured is counted in the default build itself: on the CPU backend every load and
+// store of the student's code calls the emulator (emu's labkit_emu/access_counts.h), which counts
+// them in a counting run; on a GPU Nsight Compute counts.
+enum class Flavour { kDefault, kNoFma, kThreadSanitizer };
 
 // What differs between the backends where a submission is judged, each named for what it changes,
 // so that the judge asks for a property instead of branching on which backend it has.
@@ -32,11 +34,16 @@ struct BackendTraits {
   // ThreadSanitizer with --tsan); on a GPU by compute-sanitizer racecheck, memcheck beside it.
   bool races_by_thread_order;
   bool thread_sanitizer;
-  // technique.measured is counted in a build of its own (Flavour::kCounting), the emulator
-  // counting every access and barrier; on a GPU, Nsight Compute counts the default build's loads
-  // and stores, and has no counter of barriers.
-  bool counts_in_counting_build;
+  // technique.measured is counted by the emulator, every access and barrier of the default build
+  // (compiled with a call for each access: submission_build.cpp); on a GPU, Nsight Compute counts
+  // the default build's loads and stores, and has no counter of barriers.
+  bool emulator_counts;
   bool counts_barriers;
+  // The kernels are x86-64 code in the object labgrade disassembles anyway (instruction_policy.h),
+  // where a fused multiply-add is an instruction of its own: a default build without one is
+  // already what -ffp-contract=off would compile (build_plan.h). A GPU's kernels are SASS, which
+  // the build does not read.
+  bool fma_seen_in_object;
   // Kernels are timed, so the lab's speed item is measured.
   bool times_kernels;
 };

@@ -28,7 +28,55 @@ bool IsSystemCall(const std::string& instruction) {
   return instruction.rfind("int $0x80", 0) == 0 || instruction.rfind("int $128", 0) == 0;
 }
 
+// The instruction of a listing line ("  1f:\tsyscall", --no-show-raw-insn), without objdump's
+// comment; "" for a line that holds none (a function's label, a header).
+std::string InstructionOf(const std::string& line) {
+  const auto colon = line.find(":\t");
+  if (colon == std::string::npos) return "";
+  std::string instruction = line.substr(colon + 2);
+  if (const auto comment = instruction.find('#'); comment != std::string::npos)
+    instruction.resize(comment);
+  return Collapse(instruction);
+}
+
+// The mnemonic, past the prefixes objdump may print before it ("{vex} vfmadd231ps ...",
+// "lock add ...").
+std::string MnemonicOf(const std::string& instruction) {
+  std::istringstream words(instruction);
+  std::string word;
+  while (words >> word) {
+    if (word.front() == '{' || word == "lock" || word == "data16" || word == "addr32" ||
+        word == "notrack" || word == "bnd" || word.rfind("rep", 0) == 0 ||
+        word.rfind("rex", 0) == 0)
+      continue;
+    return word;
+  }
+  return "";
+}
+
+bool IsFusedMultiplyAdd(const std::string& mnemonic) {
+  for (const char* family : {"vfmadd", "vfmsub", "vfnmadd", "vfnmsub"})
+    if (mnemonic.rfind(family, 0) == 0) return true;
+  return false;
+}
+
 }  // namespace
+
+bool FreeOfFusedMultiplyAdd(const std::string& listing) {
+  // "matmul.cu.o:     file format elf64-x86-64", objdump's header of the object.
+  if (listing.find("file format elf64-x86-64") == std::string::npos) return false;
+  std::istringstream lines(listing);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string instruction = InstructionOf(line);
+    // Bytes objdump could not decode (".byte 0x62", or "(bad)") might be an FMA of an extension
+    // newer than it.
+    if (instruction.find("(bad)") != std::string::npos || instruction.rfind(".byte", 0) == 0)
+      return false;
+    if (IsFusedMultiplyAdd(MnemonicOf(instruction))) return false;
+  }
+  return true;
+}
 
 std::vector<InstructionRefusal> SystemCallInstructions(const std::string& listing) {
   std::vector<InstructionRefusal> found;
@@ -42,13 +90,7 @@ std::vector<InstructionRefusal> SystemCallInstructions(const std::string& listin
       function = line.substr(open + 2, line.size() - open - 4);
       continue;
     }
-    // "  1f:\tsyscall" (--no-show-raw-insn): address, a tab, the instruction, maybe a comment.
-    const auto colon = line.find(":\t");
-    if (colon == std::string::npos) continue;
-    std::string instruction = line.substr(colon + 2);
-    if (const auto comment = instruction.find('#'); comment != std::string::npos)
-      instruction.resize(comment);
-    instruction = Collapse(instruction);
+    const std::string instruction = InstructionOf(line);
     if (!IsSystemCall(instruction)) continue;
     const InstructionRefusal r{instruction, function};
     const bool seen = std::any_of(found.begin(), found.end(), [&](const InstructionRefusal& f) {

@@ -24,6 +24,15 @@ struct InstructionRefusal {
 // (instruction, function) once, in order.
 std::vector<InstructionRefusal> SystemCallInstructions(const std::string& listing);
 
+// Whether an `objdump -d` listing shows an x86-64 object free of fused multiply-add instructions
+// (vfmadd..., vfmsub..., vfnmadd..., vfnmsub...: FMA3, FMA4 and AVX-512, any width, including
+// vfmaddsub and vfmsubadd). The CPU backend compiles for x86-64 without FMA, so its default build
+// holds one only where the student enabled it (`__attribute__((target("fma")))`, `#pragma GCC
+// target`, an intrinsic): without one, compiling with -ffp-contract=off gives the same code.
+// False, to be safe, for a listing of another architecture (whose FMA instructions have other
+// names), an empty one (no objdump), and one with bytes objdump could not decode as an instruction.
+bool FreeOfFusedMultiplyAdd(const std::string& listing);
+
 // For the student: "matmul.cu makes system calls with the syscall instruction (in sys3(long...)),
 // which the grader does not allow: ..."
 std::string InstructionRefusalMessage(const std::string& file,

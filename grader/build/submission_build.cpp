@@ -87,18 +87,24 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
   std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
                                   lab_include,       "-c",          source,       "-o",  object};
   if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 2, "-ffp-contract=off");
-  // -O1: ThreadSanitizer's reports then name the lines as written.
-  if (flavour == Flavour::kThreadSanitizer) cmd.insert(cmd.end(), {"-fsanitize=thread", "-O1"});
+  // -O1: ThreadSanitizer's reports then name the lines as written. Its instrumentation cannot be
+  // combined with AddressSanitizer's below: this build counts nothing.
+  if (flavour == Flavour::kThreadSanitizer) {
+    cmd.insert(cmd.end(), {"-fsanitize=thread", "-O1"});
+    return cmd;
+  }
   // Kernel AddressSanitizer's instrumentation with out-of-line calls and nothing else (no stack
   // or global redzones): every load and store calls __asan_{load,store}*_noabort, which the
-  // emulator defines and counts with (emu/runtime/src/access_hooks.cpp). -O2 as in the default
-  // build, so that what stays in registers there is not counted here either. No
-  // __SANITIZE_ADDRESS__, so that code cannot tell this build from the default one.
-  if (flavour == Flavour::kCounting)
-    cmd.insert(cmd.end(),
-               {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
-                "--param=asan-instrumentation-with-call-threshold=0", "--param=asan-stack=0",
-                "--param=asan-globals=0", "-U__SANITIZE_ADDRESS__"});
+  // emulator defines and counts with (emu/runtime/src/access_hooks.cpp) in a counting run, and
+  // returns from at once in any other. In the graded builds themselves, so that the counted run is
+  // the very program every other check ran: no code of the student's can tell it apart by its
+  // own machine code or by which hooks are linked (THREAT_MODEL.md). -O2 as ever, so that what
+  // stays in registers is not counted, as on a GPU. No __SANITIZE_ADDRESS__, which would only
+  // tell the student's code it is instrumented.
+  cmd.insert(cmd.end(),
+             {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
+              "--param=asan-instrumentation-with-call-threshold=0", "--param=asan-stack=0",
+              "--param=asan-globals=0", "-U__SANITIZE_ADDRESS__"});
   return cmd;
 }
 
@@ -150,15 +156,13 @@ Result<std::vector<SymbolRefusal>> SubmissionBuilder::CheckSymbols(const std::st
   return RefusedSymbols(ParseNmListing(*listing), backend);
 }
 
-Result<std::vector<InstructionRefusal>> SubmissionBuilder::CheckInstructions(
-    const std::string& object, const std::string& file) const {
+Result<std::string> SubmissionBuilder::Disassembly(const std::string& object,
+                                                   const std::string& file) const {
   Command objdump;
   objdump.argv = {"objdump", "-d", "-C", "--no-show-raw-insn", object};
   objdump.timeout_seconds = 30;
   objdump.output_limit = 64u << 20;
-  const auto listing = Listing(objdump, file);
-  if (!listing) return MakeError(listing.error());
-  return SystemCallInstructions(*listing);
+  return Listing(objdump, file);
 }
 
 std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const {
@@ -218,6 +222,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     return Failure("shadowed_header", shadow);
 
   std::vector<std::string> objects;
+  bool objects_free_of_fma = true;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
     // Opened the way every file of a submission is (untrusted_file.h): a FIFO would hang the
@@ -254,15 +259,20 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       if (!refused) return Failure("unchecked_object", refused.error());
       if (!refused->empty()) return Failure("forbidden_symbol", RefusalMessage(file, *refused));
       // instruction_policy.h: no system call but through an allowed library function.
-      const auto instructions = CheckInstructions(object, file);
-      if (!instructions) return Failure("unchecked_object", instructions.error());
-      if (!instructions->empty())
-        return Failure("forbidden_instruction", InstructionRefusalMessage(file, *instructions));
+      const auto listing = Disassembly(object, file);
+      if (!listing) return Failure("unchecked_object", listing.error());
+      const std::vector<InstructionRefusal> instructions = SystemCallInstructions(*listing);
+      if (!instructions.empty())
+        return Failure("forbidden_instruction", InstructionRefusalMessage(file, instructions));
+      objects_free_of_fma = objects_free_of_fma && FreeOfFusedMultiplyAdd(*listing);
+    } else {
+      objects_free_of_fma = false;  // not read: nothing is known
     }
     objects.push_back(object);
   }
 
   BuildOutcome out;
+  out.free_of_fma = objects_free_of_fma;
   out.executable = work_dir + "/harness";
   Command link;
   link.argv = LinkCommand(objects, out.executable, backend);

@@ -28,6 +28,12 @@ struct BuildOutcome {
   std::string message;  // for the student: the compiler's own words, or ours
   std::string executable;
   bool timed_out = false;  // the compiler was stopped at the compile limit
+  // Every object was disassembled and none holds a fused multiply-add instruction
+  // (FreeOfFusedMultiplyAdd): compiled with -ffp-contract=off, it would be the same code.
+  bool free_of_fma = false;
+  // The default build's outcome, standing for another flavour that would have compiled to the
+  // same program (build_plan.h): that flavour's runs are the default build's own.
+  bool reuses_default = false;
 };
 
 class SubmissionBuilder {
@@ -69,8 +75,8 @@ class SubmissionBuilder {
   Result<std::string> Listing(const Command& tool, const std::string& file) const;
   Result<std::vector<SymbolRefusal>> CheckSymbols(const std::string& object,
                                                   const std::string& file, Backend backend) const;
-  Result<std::vector<InstructionRefusal>> CheckInstructions(const std::string& object,
-                                                            const std::string& file) const;
+  // objdump's listing of the object's machine code (instruction_policy.h reads it).
+  Result<std::string> Disassembly(const std::string& object, const std::string& file) const;
   // "" when the compiler compiles a file of the kit's own, written into `work_dir`, the way it
   // compiles the submission; else what it printed. Asked only after a submission's file failed
   // to compile: a compiler the sandbox cannot run fails every file, and that is the kit's fault.

@@ -74,10 +74,14 @@ LabSpec TinySpec() {
 }
 
 // Builds f's submission on the CPU backend with `runner` standing in for the tools.
-BuildOutcome BuildIn(const Folders& f, FakeRunner& runner) {
+BuildOutcome BuildIn(const Folders& f, FakeRunner& runner, Flavour flavour = Flavour::kDefault) {
   const LabSpec spec = TinySpec();
   SubmissionBuilder builder(runner, f.manifest, spec);
-  return builder.Build(f.src, f.root + "/work", Backend::kCpu, Flavour::kDefault);
+  return builder.Build(f.src, f.root + "/work", Backend::kCpu, flavour);
+}
+
+bool Holds(const std::vector<std::string>& argv, const std::string& arg) {
+  return std::find(argv.begin(), argv.end(), arg) != argv.end();
 }
 
 TEST(SubmissionBuild, MissingFileIsNamed) {
@@ -179,6 +183,49 @@ TEST(SubmissionBuild, AMissingListingToolChecksNothing) {
   FakeRunner runner;
   runner.missing = "nm";
   EXPECT_NE(BuildIn(f, runner).stage, "unchecked_object");
+}
+
+// The CPU backend counts technique.measured in the graded builds themselves: both are compiled
+// with a call of the emulator's hook for every access. ThreadSanitizer's build cannot also carry
+// AddressSanitizer's instrumentation, and is not counted in.
+TEST(SubmissionBuild, TheCpuBackendsGradedBuildsCallTheAccessHooks) {
+  Folders f;
+  for (const Flavour flavour : {Flavour::kDefault, Flavour::kNoFma, Flavour::kThreadSanitizer}) {
+    FakeRunner runner;
+    BuildIn(f, runner, flavour);
+    ASSERT_FALSE(runner.commands.empty());
+    const std::vector<std::string>& compile = runner.commands.front().argv;
+    ASSERT_EQ(compile.at(0), "emu-cxx");
+    const bool tsan = flavour == Flavour::kThreadSanitizer;
+    EXPECT_EQ(Holds(compile, "-fsanitize=kernel-address"), !tsan) << ToString(flavour);
+    EXPECT_EQ(Holds(compile, "--param=asan-instrumentation-with-call-threshold=0"), !tsan);
+    EXPECT_EQ(Holds(compile, "-fsanitize=thread"), tsan) << ToString(flavour);
+    EXPECT_EQ(Holds(compile, "-ffp-contract=off"), flavour == Flavour::kNoFma);
+  }
+}
+
+// free_of_fma only where objdump listed every object of x86-64 code and none held an FMA: the
+// build plan (build_plan.h) then spares the -ffp-contract=off build.
+TEST(SubmissionBuild, FreeOfFmaIsReadFromTheObjectsDisassembly) {
+  Folders f;
+  const std::string head = "\nmatmul.cu.o:     file format elf64-x86-64\n\n0 <dot()>:\n";
+  FakeRunner plain;
+  plain.output_of["objdump"] = head + "   0:\tmulss  %xmm1,%xmm0\n   4:\taddss  %xmm1,%xmm0\n";
+  BuildOutcome out = BuildIn(f, plain);
+  EXPECT_TRUE(out.ok) << out.message;
+  EXPECT_TRUE(out.free_of_fma);
+
+  FakeRunner fused;
+  fused.output_of["objdump"] = head + "   0:\tvfmadd231ss (%rsi),%xmm1,%xmm0\n";
+  out = BuildIn(f, fused);
+  EXPECT_TRUE(out.ok) << out.message;
+  EXPECT_FALSE(out.free_of_fma);
+
+  FakeRunner no_objdump;
+  no_objdump.missing = "objdump";
+  out = BuildIn(f, no_objdump);
+  EXPECT_TRUE(out.ok) << out.message;
+  EXPECT_FALSE(out.free_of_fma);
 }
 
 // The linker keeps the first copy of an inline function or template instance: the harness's.

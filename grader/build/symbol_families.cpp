@@ -243,7 +243,7 @@ const FamilyText kCpuAllowed[] = {
      "(read|write)_range(_pc)?|vptr_update|vptr_read|atomic(8|16|32|64|128)_[a-z_]+|"
      "atomic_thread_fence|atomic_signal_fence|mem(cpy|set|move))",
      nullptr},
-    // What the counting build's kernel-AddressSanitizer instrumentation adds to every access, which
+    // What the graded builds' kernel-AddressSanitizer instrumentation adds to every access, which
     // emu's runtime answers by counting (emu/runtime/src/access_hooks.cpp).
     {"__asan_((load|store)(1|2|4|8|16|N)_noabort|handle_no_return|before_dynamic_init|"
      "after_dynamic_init)",

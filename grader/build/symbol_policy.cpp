@@ -20,9 +20,9 @@ namespace {
 // Why a symbol is refused by a rule below rather than by a family of symbol_families.cpp, as the
 // student reads it after "which the grader does not allow: ".
 constexpr const char* kBuildProbe =
-    "a weak reference to a hook of the grader's instrumented builds (the counting and "
-    "ThreadSanitizer builds, whose calls of it are ordinary references) only asks which build is "
-    "running, and a lab's result must not depend on that";
+    "a weak reference to a hook of the grader's instrumented builds (the CPU backend's graded "
+    "builds and its ThreadSanitizer build, whose calls of it are ordinary references) only asks "
+    "which build is running, and a lab's result must not depend on that";
 constexpr const char* kOtherCuda =
     "the grader allows only the CUDA runtime calls the labs need (memory, copies, streams, "
     "events, errors, device and kernel attributes, occupancy), and this is not one of them";
@@ -152,7 +152,8 @@ std::optional<SymbolRefusal> JudgeReference(const ObjectSymbol& symbol, Backend 
   static const std::regex cuda_name("^(cuda|cu[A-Z]).*");
   static const std::regex sanitizer_hook("^__(asan|tsan)_.*");
   // Weak: null where no object defines it. The hooks are defined only in the builds instrumented
-  // for them, so `&__asan_load4_noabort != nullptr` would tell the counting build from the others.
+  // for them, so `&__asan_load4_noabort != nullptr` would tell the ThreadSanitizer build (which
+  // lacks AddressSanitizer's) from the graded ones, or any build from the GPU's.
   if ((symbol.type == 'w' || symbol.type == 'v') && std::regex_match(symbol.name, sanitizer_hook))
     return Refusal(symbol, kBuildProbe);
   const bool gpu = backend == Backend::kGpu;

@@ -38,7 +38,7 @@ TEST(SymbolPolicy, ParsesNmListings) {
 }
 
 // An instrumented build calls the sanitizer hooks (an ordinary reference); a weak reference to
-// one is null in every other build, and would tell the counting build from the graded one.
+// one is null in every other build, and would tell the ThreadSanitizer build from the graded ones.
 TEST(SymbolPolicy, AWeakReferenceToASanitizerHookIsRefused) {
   for (const Backend backend : {Backend::kCpu, Backend::kGpu}) {
     EXPECT_NE(WhyRefused("__asan_load4_noabort", 'w', backend).find("which build is running"),
@@ -190,8 +190,8 @@ TEST(SymbolPolicy, EachRefusedFamilySaysWhy) {
   }
 }
 
-// The counting build's instrumentation calls the emulator's access hooks; a submission may call
-// them only through that build (on the CPU backend) and never define one.
+// The graded builds' instrumentation calls the emulator's access hooks; a submission may call
+// them only through that instrumentation (on the CPU backend) and never define one.
 TEST(SymbolPolicy, TheCountingBuildsAccessHooksAreTheEmulatorsOwn) {
   EXPECT_FALSE(JudgeSymbol({"__asan_load4_noabort", 'U'}, Backend::kCpu));
   EXPECT_FALSE(JudgeSymbol({"__asan_storeN_noabort", 'U'}, Backend::kCpu));

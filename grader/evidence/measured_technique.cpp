@@ -89,7 +89,7 @@ std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
   const std::string who = KernelWord(kernels);
 
   // Every element of C is stored and every element of A and B read at least once by a correct
-  // product: counts below that mean accesses the counting build could not see (a function marked
+  // product: counts below that mean accesses the instrumentation could not see (a function marked
   // no_sanitize, inline assembly), and then nothing can be concluded from them.
   const long long c_bytes = 4 * s.m * s.k, ab_bytes = 4 * (s.m * s.n + s.n * s.k);
   if (total.global_store_bytes < c_bytes || total.global_load_bytes < ab_bytes)

@@ -1,7 +1,8 @@
 // The technique judged from behaviour (lab.yaml `technique.measured`): what the kernels an
-// exercise's function launched did to memory, counted by the CPU backend in one run of a counting
-// build (Flavour::kCounting). Summed over every launch, so that a kernel that only declares tiles
-// and a barrier cannot earn the marks for another one that does the work.
+// exercise's function launched did to memory, counted by the CPU backend in one counting run of
+// the default build (every access of it calls the emulator). Summed over every launch, so that a
+// kernel that only declares tiles and a barrier cannot earn the marks for another one that does
+// the work.
 #pragma once
 
 #include <string>

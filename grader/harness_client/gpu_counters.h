@@ -1,6 +1,6 @@
 // GPU backend: what the launched kernels did to memory, read from the hardware counters by the
-// replay process itself (CUPTI's range profiler, common/harness/launch_counters.h), so that
-// lab.yaml's `technique.measured` judges behaviour on a GPU as the CPU backend's counting build does
+// replay process itself (CUPTI's range profiler, common/harness/capture/launch_counters.h), so that
+// lab.yaml's `technique.measured` judges behaviour on a GPU as the CPU backend's counting runs do
 // on the emulator (measured_technique.h). The harness writes the counts as Nsight Compute's CSV
 // table (harness_protocol.h's gpu_metric), which the kit read from ncu before, to the file named
 // kCounterTable beside its request.

@@ -42,7 +42,8 @@ struct HarnessOptions {
   std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
   std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
   bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
-  // CPU backend, with a counting build: each launch reports its memory accesses (LaunchInfo).
+  // CPU backend (every build but ThreadSanitizer's is instrumented): each launch reports its
+  // memory accesses (LaunchInfo).
   bool count_accesses = false;
   // GPU backend: the replay runs under Nsight Compute, which counts each launch's loads and
   // stores (gpu_counters.h) into LaunchInfo::accesses.

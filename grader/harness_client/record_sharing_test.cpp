@@ -201,7 +201,7 @@ TEST_F(RecordSharing, AnotherProgramIsRecordedOnItsOwn) {
   EXPECT_EQ(harness_.records, 2);
 }
 
-// The -fmad=false build (and the CPU backend's counting and ThreadSanitizer builds) replays the
+// The -fmad=false build (and the CPU backend's ThreadSanitizer build) replays the
 // default build's recording, its kernels moved to where they are in that build (plan_translation.h).
 TEST_F(RecordSharing, AnotherBuildOfTheSameSourcesReplaysTheDefaultRecordingTranslated) {
   harness_.real_plans = true;

@@ -19,7 +19,7 @@ namespace labkit {
 HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay);
 
 // Where `build` is another build of the default build's sources and backend (-fmad=false,
-// counting, ThreadSanitizer), its replays take the default build's recordings, translated
+// ThreadSanitizer), its replays take the default build's recordings, translated
 // (HarnessOptions::plans_from): one record process fewer for each.
 void UseDefaultRecordings(const GradeEnv& env, const BuildOutcome& build, HarnessOptions& options);
 
@@ -47,13 +47,9 @@ Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex);
 MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
 MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
 
-// The harness options of a counting run on `build`: counted by the emulator (CPU backend) or by
-// Nsight Compute (GPU), replayed, from the default build's recordings (UseDefaultRecordings).
-HarnessOptions CountingOptions(const GradeEnv& env, const BuildOutcome& build,
-                               const std::string& run_id);
-
-// The build the counts are taken from: the counting build on the CPU backend, else the default.
-const BuildOutcome& CountingBuildOf(GradeEnv& env);
+// The harness options of a counting run, on the default build as every other check's: counted by
+// the emulator (CPU backend) or by Nsight Compute (GPU), replayed.
+HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
 
 // `technique.measured`: passed when the counted run's accesses satisfy the rule; `why_not` is set
 // when a GPU could not be counted here (the caller then judges what the kernels declare).

@@ -46,7 +46,7 @@ struct GradeEnv {
   bool thread_sanitizer = false;
   // The harness's "device" line, from the first run that passed (saves a process to ask for it).
   nlohmann::json device_line;
-  // Builds the flavours made only when a check needs them (Flavour::kCounting, and on a GPU the
+  // Builds what is made only when a check needs it (the submission's PTX, and on a GPU the
   // emulator's build); may be null, and then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;
   // `technique.measured`: counting runs made for several exercises in one process, by run id; a
@@ -71,7 +71,8 @@ struct ExerciseVerdict : Finding {
   // A check that decides points (the technique) could not run here: a pass is not final.
   bool unchecked = false;
   // The build the deciding check ran on: kNoFma when the default build passed and the one without
-  // fused multiply-add failed (its build or its cases); kDefault for every other check.
+  // fused multiply-add failed (its build or its cases; where it is the default build itself,
+  // build_plan.h, the default build's cases judged by its rule); kDefault for every other check.
   Flavour flavour = Flavour::kDefault;
   // The builds whose cases ran (a failure in the default build leaves the other unrun); empty
   // where builds do not apply (a query exercise, the kit's own fault): the default build alone.

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "build_plan.h"
 #include "exercise_checks.h"
 #include "judge_test.h"
 
@@ -56,6 +57,68 @@ TEST_F(JudgeTest, AnUlpOffWithoutFusedMultiplyAddFails) {
   const ExerciseVerdict v = Grade(Backend::kCpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
+}
+
+// Where the nofma build is the default build itself (build_plan.h: no FMA instruction in it), its
+// cases are not run again: the default build's values, right within the forward-error bound but
+// an ulp off the sequential sum, fail the exact rule as the nofma build's would have.
+TEST_F(JudgeTest, ANofmaBuildThatIsTheDefaultOneJudgesTheDefaultRunExactly) {
+  builds_[Flavour::kNoFma] = NoFmaFromDefault(builds_.at(Flavour::kDefault));
+  harness_.on_case = [](const HarnessCall&, const std::string& id) {
+    CaseAnswer a;
+    if (id == "tiled_0") a.values = CaseAnswer::Values::kUlpOff;
+    return a;
+  };
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "wrong_result");
+  EXPECT_EQ(v.flavour, Flavour::kNoFma);
+  EXPECT_EQ(v.builds_run, (std::vector<Flavour>{Flavour::kDefault, Flavour::kNoFma}));
+  EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
+
+  // Right values pass, and every process ran the default build, none a build of its own.
+  harness_.calls.clear();
+  harness_.on_case = [](const HarnessCall&, const std::string&) { return CaseAnswer{}; };
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  ASSERT_FALSE(harness_.calls.empty());
+  for (const HarnessCall& call : harness_.calls) EXPECT_EQ(call.build, "default");
+  // One replay in the program's own order (the default build's; the thread-order checks run
+  // others), none for the nofma build.
+  EXPECT_EQ(std::count_if(harness_.calls.begin(), harness_.calls.end(),
+                          [](const HarnessCall& c) { return c.mode == "--replay" && c.order.empty(); }),
+            1);
+}
+
+// technique.measured's counted case: where the nofma build is the default one, the counted values
+// are that build's too, and an ulp off the sequential sum there fails as in any other case (a
+// kernel cannot sum in another order at the counted shape alone); with a nofma build of its own,
+// the counted run is the default build's only, checked within the forward-error bound.
+TEST_F(JudgeTest, TheCountedCaseMeetsTheNofmaRuleWhereTheDefaultBuildIsTheNofmaOne) {
+  MeasuredTechnique rule;
+  rule.shape = {32, 32, 32};
+  rule.reads_shared = true;
+  Technique t;
+  t.measured = rule;
+  spec_.exercises[0].technique = t;
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (!call.counting) return a;
+    a.values = CaseAnswer::Values::kUlpOff;
+    a.launches[0]["accesses"] = {{"global_load_bytes", 1LL << 40},
+                                 {"global_store_bytes", 1LL << 40},
+                                 {"shared_loads", 1LL << 20}};
+    return a;
+  };
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+
+  builds_[Flavour::kNoFma] = NoFmaFromDefault(builds_.at(Flavour::kDefault));
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message, "in the run in which the grader counts memory accesses")) << v.message;
   EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
 }
 
@@ -299,25 +362,25 @@ TEST_F(JudgeTest, TheCountedShapeIsDrawnFromTheSeedNearThePublishedOne) {
 }
 
 // CPU backend without nvcc (no ptxas report): before, the barrier and the shared-memory rules were
-// "not checked" and passed; the counting build's run says what the kernels did instead.
+// "not checked" and passed; a counting run of the default build says what the kernels did instead.
 class EmulatedDeclarationsTest : public JudgeTest {
  protected:
   void SetUp() override {
     JudgeTest::SetUp();
-    builds_[Flavour::kCounting] = ScriptedBuild(dir_ + "/counting");
     Technique t;
     t.uses_barrier = true;
     t.max_static_shared_bytes = 0;  // lab 04's dynamic tiles
     spec_.exercises[0].technique = t;
   }
-  // The counting build's launches pass `barriers` barriers and reach `static_bytes` of
-  // fixed-size __shared__ arrays.
+  // The counting run's launches pass `barriers` barriers and reach `static_bytes` of fixed-size
+  // __shared__ arrays; it is the default build's, as every other run.
   void Counts(long long barriers, long long static_bytes) {
     harness_.on_case = [=](const HarnessCall& call, const std::string&) {
       CaseAnswer a;
-      if (call.build == "counting")
-        a.launches[0]["accesses"] = {
-            {"shared_loads", 64}, {"barriers", barriers}, {"static_shared_bytes", static_bytes}};
+      if (!call.counting) return a;
+      EXPECT_EQ(call.build, "default");
+      a.launches[0]["accesses"] = {
+          {"shared_loads", 64}, {"barriers", barriers}, {"static_shared_bytes", static_bytes}};
       return a;
     };
   }

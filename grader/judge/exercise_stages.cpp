@@ -64,8 +64,7 @@ std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
   for (const MatmulRun* r : runs) {
     if (!Replayed(r->run)) continue;
     for (const MatrixCase& c : r->cases) shapes.push_back({c.id, c.shape, {}, {}, r->run.id});
-    // The counted case: counted in the default build itself on a GPU (CountingBuildOf), and in
-    // the counting build elsewhere, which replays this recording (UseDefaultRecordings).
+    // The counted case, counted in the default build itself on either backend.
     if (r->ex->technique && r->ex->technique->measured)
       shapes.push_back(CountedShape(env, *r->ex, r->run.id));
     // The timed shape, which the speed item replays (speed_grader.cpp), where kernels are timed.
@@ -111,12 +110,26 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   return verdict;
 }
 
+// `flavour`'s build is the default build itself (BuildOutcome::reuses_default: the same program,
+// build_plan.h): each open run's default-build run, already made, judged by `flavour`'s rule.
+void ReusedFlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour) {
+  for (MatmulRun* run : runs) {
+    run->builds_run.push_back(flavour);
+    if (auto failed = JudgeFlavour(env, *run, flavour, run->forward, true)) {
+      run->verdict = std::move(*failed);
+      run->verdict->flavour = flavour;
+    }
+  }
+}
+
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
 // pass is taken as it stands: a failure there may be another exercise's doing, so anything that
 // did not pass runs again in a process of its own, which also gives the message.
 void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
                   bool combine) {
   const BuildOutcome& build = env.builds.at(flavour);
+  if (flavour != Flavour::kDefault && build.ok && build.reuses_default)
+    return ReusedFlavourStage(env, runs, flavour);
   // Only replayed exercises share a process: a pass is taken from it as it stands, and a host-side
   // function's own code must not run beside them.
   const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
@@ -207,14 +220,14 @@ void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
     if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured)
       measured.push_back(r);
   if (measured.size() < 2) return;
-  const BuildOutcome& build = CountingBuildOf(env);
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   if (!build.ok) return;
   std::vector<ExerciseCases> groups;
   for (const MatmulRun* r : measured)
     groups.push_back({r->run.id, {CountedCase(env, *r->ex, r->run.id)}});
   std::vector<HarnessRun> parts =
       RunCombined(env.runner, build.executable, env.work_dir + "/combined_counting",
-                  CountingOptions(env, build, measured.front()->run.id), groups);
+                  CountingOptions(env, measured.front()->run.id), groups);
   for (std::size_t i = 0; i < parts.size() && i < measured.size(); ++i)
     env.shared_counts[measured[i]->run.id] = std::move(parts[i]);
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "build_plan.h"
 #include "datasets.h"
 #include "device_line.h"
 #include "exercise_grader.h"
@@ -163,10 +164,13 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
   builder.set_check_symbols(request.check_symbols);
   env.builder = &builder;
   for (Flavour flavour : {Flavour::kDefault, Flavour::kNoFma}) {
-    const BuildOutcome* first =
-        flavour == Flavour::kNoFma ? &env.builds[Flavour::kDefault] : nullptr;
-    if (first != nullptr && first->timed_out) {
-      env.builds[flavour] = *first;  // a compile-time bomb costs one compile limit, not three
+    const BuildOutcome& first = env.builds[Flavour::kDefault];
+    if (flavour == Flavour::kNoFma && !NoFmaBuildNeeded(request.backend, first)) {
+      // build_plan.h: the same program as the default build (or a failed default build, which
+      // decides alone; a compile-time bomb costs one compile limit, not two).
+      if (first.ok)
+        Say(request, "nofma flavour: the default build, which has no fused multiply-add");
+      env.builds[flavour] = NoFmaFromDefault(first);
       continue;
     }
     Say(request, std::string("building (") + ToString(flavour) + " flavour)");

@@ -1,5 +1,6 @@
-// Grading one submission end to end: build both flavours, read the kernels' resources, grade each
-// exercise, time the speed exercise, score, and assemble the result every report writer reads.
+// Grading one submission end to end: build it (build_plan.h), read the kernels' resources, grade
+// each exercise, time the speed exercise, score, and assemble the result every report writer
+// reads.
 #pragma once
 
 #include <cstdint>

@@ -92,8 +92,8 @@ ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& ex) {
 namespace {
 
 // `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
-// by the emulator in the counting build or by ncu on a GPU; passed when the counts satisfy the
-// rule. `why_not` is set when a GPU could not be counted here.
+// in the default build (by the emulator on the CPU backend, by ncu on a GPU); passed when the
+// counts satisfy the rule. `why_not` is set when a GPU could not be counted here.
 Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::string& work_dir,
                              std::string& why_not) {
   auto technique = [](const std::string& why) {
@@ -102,11 +102,9 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   };
   QueryMeasured rule = *ex.measured;
   rule.params = CountedParamsOf(env, ex);
-  const bool emulated = Traits(env.backend).counts_in_counting_build;
-  const BuildOutcome& build = CountingBuildOf(env);
-  if (!build.ok)
-    return technique("the build in which the grader counts memory accesses failed: " +
-                     build.message);
+  const bool emulated = Traits(env.backend).emulator_counts;
+  // Built: the exercise's own calls ran there before (GradeQueryExercise).
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   HarnessOptions options = QueryOptions(env, ex);
   options.list_launches = true;
   options.count_accesses = emulated;

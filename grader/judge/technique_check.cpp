@@ -75,20 +75,10 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
   return "";
 }
 
-// The counting build, built on first need: most submissions that reach the technique check need
-// it, the others (wrong results, another lab) are spared a compile.
-const BuildOutcome& CountingBuild(GradeEnv& env) {
-  auto it = env.builds.find(Flavour::kCounting);
-  if (it != env.builds.end()) return it->second;
-  BuildOutcome build;
-  if (env.builder == nullptr) {
-    build.stage = "toolchain";
-    build.message = "the grader was started without a way to build the counting flavour";
-  } else {
-    build = env.builder->Build(env.src_dir, env.work_dir + "/build_counting", env.backend,
-                               Flavour::kCounting);
-  }
-  return env.builds.emplace(Flavour::kCounting, std::move(build)).first->second;
+// The build without fused multiply-add is the default one (BuildOutcome::reuses_default).
+bool NoFmaBuildIsTheDefault(const GradeEnv& env) {
+  const auto nofma = env.builds.find(Flavour::kNoFma);
+  return nofma != env.builds.end() && nofma->second.reuses_default;
 }
 
 }  // namespace
@@ -138,19 +128,12 @@ MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::strin
   return c;
 }
 
-HarnessOptions CountingOptions(const GradeEnv& env, const BuildOutcome& build,
-                               const std::string& run_id) {
-  const bool emulated = Traits(env.backend).counts_in_counting_build;
+HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
+  const bool emulated = Traits(env.backend).emulator_counts;
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
   options.count_accesses = emulated;
   options.gpu_counters = !emulated;
-  UseDefaultRecordings(env, build, options);
   return options;
-}
-
-const BuildOutcome& CountingBuildOf(GradeEnv& env) {
-  return Traits(env.backend).counts_in_counting_build ? CountingBuild(env)
-                                                      : env.builds.at(Flavour::kDefault);
 }
 
 namespace {
@@ -165,7 +148,7 @@ std::optional<HarnessRun> SharedCount(GradeEnv& env, const Exercise& ex, const s
   if (it == env.shared_counts.end()) return std::nullopt;
   HarnessRun run = std::move(it->second);
   env.shared_counts.erase(it);
-  if (!Traits(env.backend).counts_in_counting_build && !run.counted) return std::nullopt;
+  if (!Traits(env.backend).emulator_counts && !run.counted) return std::nullopt;
   if (!FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
                     build.executable)
            .passed())
@@ -176,31 +159,25 @@ std::optional<HarnessRun> SharedCount(GradeEnv& env, const Exercise& ex, const s
 }  // namespace
 
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
-// by the emulator in the CPU backend's counting build, by Nsight Compute on a GPU (gpu_counters.h);
-// passed when the counts satisfy the rule. The case's values are checked too, so the counted run
-// is the real product; a fault of the kit's there (no way to build, a harness that failed on its
-// own) is a grader error, not the student's technique. `why_not` is set when a GPU could not be
-// counted here (no permission to read its counters): the caller then falls back on what the
-// kernels declare.
+// in the default build, which every other check ran too: by the emulator on the CPU backend, by
+// Nsight Compute on a GPU (gpu_counters.h); passed when the counts satisfy the rule. The case's
+// values are checked too, so the counted run is the real product; a fault of the kit's there (a
+// harness that failed on its own) is a grader error, not the student's technique. `why_not` is set
+// when a GPU could not be counted here (no permission to read its counters): the caller then falls
+// back on what the kernels declare.
 Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
                         const std::string& dir, std::string& why_not) {
   MeasuredTechnique rule = *ex.technique->measured;
   const BackendTraits& backend = Traits(env.backend);
-  const bool emulated = backend.counts_in_counting_build;
-  const BuildOutcome& build = CountingBuildOf(env);
-  if (!build.ok && build.stage == "toolchain")
-    return {GradeStatus::kGraderError, "toolchain",
-            "the grader could not build the flavour in which it counts memory accesses: " +
-                build.message};
-  if (!build.ok)
-    return TechniqueFinding("the build in which the grader counts memory accesses failed: " +
-                            build.message);
+  const bool emulated = backend.emulator_counts;
+  // Built: the exercise passed its cases there before its technique is asked.
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   const std::vector<MatrixCase> cases = {CountedCase(env, ex, run_id)};
   // The counts are of the replayed kernels, on the real inputs.
   std::optional<HarnessRun> counted_run = SharedCount(env, ex, run_id, cases, build);
   if (!counted_run)
     counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
-                             CountingOptions(env, build, run_id), cases);
+                             CountingOptions(env, run_id), cases);
   const HarnessRun& run = *counted_run;
   if (!emulated && !run.counted) {
     why_not = NotCountedNote(run, "loads");
@@ -208,7 +185,13 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   }
   Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
                                  build.executable);
-  const std::string where = "in the build in which the grader counts memory accesses: ";
+  // Where the build without fused multiply-add is this very program (build_plan.h), the counted
+  // values are that build's as well, and meet its rule as its other cases did: a kernel cannot
+  // sum in another order at the counted shape alone.
+  if (failure.passed() && NoFmaBuildIsTheDefault(env))
+    failure = FirstFailure(env, ex, run, cases, NofmaModel(env.spec, ex), Flavour::kNoFma,
+                           build.executable);
+  const std::string where = "in the run in which the grader counts memory accesses: ";
   if (failure.status == GradeStatus::kGraderError) {
     failure.message = where + failure.message;
     return failure;
@@ -248,15 +231,10 @@ MatrixCase DeclarationCase(const GradeEnv& env, const Exercise& ex, const std::s
 std::optional<ResourceReport> EmulatedDeclarations(GradeEnv& env, const Exercise& ex,
                                                    const std::string& run_id,
                                                    const std::string& dir, std::string& why_not) {
-  const BuildOutcome& build = CountingBuild(env);
-  if (!build.ok) {
-    why_not = "the build in which the CPU backend counts what kernels do failed: " +
-              build.message.substr(0, 300);
-    return std::nullopt;
-  }
+  const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   const std::vector<MatrixCase> cases = {DeclarationCase(env, ex, run_id)};
   const HarnessRun run = RunHarness(env.runner, build.executable, dir + "/declarations",
-                                    CountingOptions(env, build, run_id), cases);
+                                    CountingOptions(env, run_id), cases);
   const Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model,
                                        Flavour::kDefault, build.executable);
   if (!failure.passed()) {
@@ -320,7 +298,7 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
     if (readers == nullptr) {
       // The CPU backend compiles a __constant__ variable as an ordinary global: only nvcc's PTX
       // tells a read of one from any other read.
-      if (env.manifest.nvcc.empty() && Traits(env.backend).counts_in_counting_build)
+      if (env.manifest.nvcc.empty() && Traits(env.backend).emulator_counts)
         why_not +=
             "; the CPU backend compiles a __constant__ variable as an ordinary global "
             "variable, so without nvcc's PTX it cannot tell a read of one from any other "
@@ -354,7 +332,7 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
   }
   if (!ChecksDeclarations(declared)) return {};
   std::optional<ResourceReport> emulated;
-  if (!env.resources && Traits(env.backend).counts_in_counting_build) {
+  if (!env.resources && Traits(env.backend).emulator_counts) {
     // The shared memory and barriers come from what the emulator saw the kernels do; registers
     // and local memory, which a CPU does not have, stay unchecked.
     std::string why_not;

@@ -24,8 +24,9 @@ struct Shape {
 };
 
 // Checks on what the kernels the exercise's function launched did, summed over all of them: the
-// CPU backend counts every load, store and barrier in one run of `shape` on a counting build of
-// the submission (Flavour::kCounting). Every check is optional; at least one is given.
+// CPU backend counts every load, store and barrier in one counting run of `shape` on the default
+// build of the submission, whose every access calls the emulator. Every check is optional; at
+// least one is given.
 struct MeasuredTechnique {
   Shape shape;
   // Bytes loaded from global memory / 4 per element of C, at most this fraction of the 2n floats
@@ -81,8 +82,8 @@ struct QueryValueSpec {
 };
 
 // A query exercise's kernels judged by what they did (lab.yaml `measured` on a `kind: query`
-// exercise): one case, run with every launch's accesses counted (the emulator's counting build,
-// or Nsight Compute on a GPU), summed over the case's launches and divided by the case's
+// exercise): one case, run with every launch's accesses counted (the emulator in the default
+// build, or Nsight Compute on a GPU), summed over the case's launches and divided by the case's
 // parameter `per` (its number of elements). The case is `params` with `per` drawn from the seed
 // above the value given, up to half as much again, in multiples of `step` (CountedParamsOf), so
 // that a kernel cannot stage for the counted size alone. Lab 02's staged float3 kernel: every

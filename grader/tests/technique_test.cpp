@@ -4,7 +4,8 @@
 //
 // The variants (technique/03_tiled_matmul/<variant>/matmul.cu) put one kernel in each of the
 // lab's three function slots, and each slot is counted on the rule's case in one harness run of
-// the counting build: the check under test, without grading everything else three times.
+// the default build (every access instrumented): the check under test, without grading
+// everything else three times.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,7 +56,7 @@ TEST_P(TechniqueByBehaviour, CountsDecide) {
   SystemProcessRunner runner;
   SubmissionBuilder builder(runner, manifest, *spec);
   const BuildOutcome build = builder.Build(std::string(LABKIT_TECHNIQUE_DIR) + "/" + v.dir,
-                                           work + "/build", Backend::kCpu, Flavour::kCounting);
+                                           work + "/build", Backend::kCpu, Flavour::kDefault);
   ASSERT_TRUE(build.ok) << build.message;
 
   std::vector<MatrixCase> cases;

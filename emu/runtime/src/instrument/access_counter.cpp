@@ -22,7 +22,6 @@ AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
 }
 
 namespace detail {
-namespace {
 
 using Range = std::pair<uintptr_t, uintptr_t>;
 
@@ -33,8 +32,9 @@ struct BlockCounting {
   std::vector<Range> shared_arrays;  // a kernel declares a handful
 };
 
-// Non-null only while this OS thread runs a counted block: the one test every hook makes first.
-__thread BlockCounting* counting = nullptr;
+__thread BlockCounting* counted_block = nullptr;
+
+namespace {
 
 __thread bool last_valid = false;
 __thread AccessCounts* last_counts = nullptr;
@@ -67,30 +67,30 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   const auto begin = reinterpret_cast<uintptr_t>(dynamic_smem);
   state.dynamic_smem = {begin, begin + dynamic_bytes};
   state.shared_arrays.clear();
-  counting = &state;
+  counted_block = &state;
 }
 
 void end_block_counting() {
-  if (counting == nullptr) return;
+  if (counted_block == nullptr) return;
   // The launch outlives its blocks; only add() needs the non-const counter.
-  const_cast<LaunchCounter*>(counting->launch)->add(counting->counts);
-  counting = nullptr;
+  const_cast<LaunchCounter*>(counted_block->launch)->add(counted_block->counts);
+  counted_block = nullptr;
 }
 
 void note_shared_array(const void* bytes, size_t size) {
-  if (counting == nullptr) return;
+  if (counted_block == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
-  counting->shared_arrays.push_back({begin, begin + size});
-  counting->counts.static_shared_bytes += size;  // each array once per block (poison_shared)
+  counted_block->shared_arrays.push_back({begin, begin + size});
+  counted_block->counts.static_shared_bytes += size;  // each array once per block (poison_shared)
 }
 
 void note_block_barrier() {
-  if (counting != nullptr) ++counting->counts.barriers;
+  if (counted_block != nullptr) ++counted_block->counts.barriers;
 }
 
 void note_access(uintptr_t address, uint64_t bytes, bool store) {
-  BlockCounting* b = counting;
-  if (b == nullptr) return;
+  BlockCounting* b = counted_block;
+  if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
   bool shared = inside(b->dynamic_smem, address);
   for (const Range& r : b->shared_arrays) shared = shared || inside(r, address);

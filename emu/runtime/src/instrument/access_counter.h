@@ -41,7 +41,13 @@ void note_shared_array(const void* bytes, size_t size);
 // The running block passed a __syncthreads(). No-op when not counting.
 void note_block_barrier();
 
-// An access by instrumented code (access_hooks.cpp). No-op outside counted blocks.
+// The state of the counted block this OS thread runs; null outside one, which every hook tests
+// first, inline (access_hooks.cpp): the graded runs' accesses cost a call, a thread-local load
+// and a branch each.
+struct BlockCounting;
+extern __thread BlockCounting* counted_block;
+
+// An access by instrumented code (access_hooks.cpp), counted when `counted_block` is set.
 void note_access(uintptr_t address, uint64_t bytes, bool store);
 
 // What last_launch_access_counts() answers on this OS thread.
