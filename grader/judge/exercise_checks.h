@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "drawn_shapes.h"
 #include "exercise_grader.h"
 #include "memcheck_log.h"
 
@@ -36,19 +37,8 @@ Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
                      const std::vector<MatrixCase>& cases, ToleranceModel model, Flavour flavour,
                      const std::string& executable, std::size_t* failed_case = nullptr);
 
-// A value drawn from `state` (advanced): a multiple of `unit` above `base`, up to half as much
-// again, never `base` itself. The counted cases' sizes, so that code cannot tell them beforehand.
-int64_t SeededAbove(uint64_t& state, int64_t base, int64_t unit);
-
-// `technique.measured`: the one case on which every launch's memory accesses are counted
-// (`run_id` names the exercise and its parameters), of a shape drawn from the seed near the
-// rule's (CountedShapeOf); CountedShape without its inputs, for a record run, which reads none.
-Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex);
-MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
-MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id);
-
 // The harness options of a counting run, on the default build as every other check's: counted by
-// the emulator (CPU backend) or by Nsight Compute (GPU), replayed.
+// the emulator (CPU backend) or by the GPU's profiler in the replay (GPU), replayed.
 HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
 
 // `technique.measured`: passed when the counted run's accesses satisfy the rule; `why_not` is set

@@ -11,6 +11,7 @@
 #include "case_diagnostic.h"
 #include "diagnosis.h"
 #include "diagnostics_text.h"
+#include "drawn_shapes.h"
 #include "exercise_checks.h"
 #include "inputs.h"
 #include "report_lines.h"
@@ -361,6 +362,8 @@ std::vector<MatrixCase> CasesFor(const GradeEnv& env, const Exercise& ex) {
     if (!fits) continue;
     cases.push_back({ex.id + "_dataset_" + d.name, d.shape, d.A, d.B});
   }
+  // Last, so that a kernel wrong at a listed shape is still named there first.
+  for (MatrixCase& c : DrawnCases(env, ex)) cases.push_back(std::move(c));
   return cases;
 }
 

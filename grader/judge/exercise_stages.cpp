@@ -55,18 +55,18 @@ std::vector<MatmulRun*> StillOpen(std::vector<MatmulRun>& runs) {
 
 // The default build's first record run records every case that later runs of that build will
 // replay, so that they need no record process of their own (on a GPU shared by a batch, each
-// process is a CUDA context that queues behind the rest): every exercise's cases and, where the
-// default build is the one counted (a GPU), the counted cases of `technique.measured`. Shapes only: a record run reads no inputs.
+// process is a CUDA context that queues behind the rest): every exercise's cases (the counted
+// cases of `technique.measured` among them) and, on a GPU, the timed shape. Shapes only: a record
+// run reads no inputs.
 std::vector<MatrixCase> CasesToRecordFirst(const GradeEnv& env,
                                            const std::vector<MatmulRun*>& runs, Flavour flavour) {
   std::vector<MatrixCase> shapes;
   if (flavour != Flavour::kDefault) return shapes;
   for (const MatmulRun* r : runs) {
     if (!Replayed(r->run)) continue;
+    // The counted case of `technique.measured` is one of them (DrawnCases), counted in the default
+    // build itself on either backend.
     for (const MatrixCase& c : r->cases) shapes.push_back({c.id, c.shape, {}, {}, r->run.id});
-    // The counted case, counted in the default build itself on either backend.
-    if (r->ex->technique && r->ex->technique->measured)
-      shapes.push_back(CountedShape(env, *r->ex, r->run.id));
     // The timed shape, which the speed item replays (speed_grader.cpp), where kernels are timed.
     if (Traits(env.backend).times_kernels && env.spec.speed && env.spec.speed->exercise == r->run.id)
       shapes.push_back({"timed", env.spec.speed->size, {}, {}, r->run.id});

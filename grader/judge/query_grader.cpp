@@ -81,15 +81,20 @@ HarnessOptions QueryOptions(const GradeEnv& env, const Exercise& ex) {
 
 }  // namespace
 
-ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& ex) {
-  const QueryMeasured& rule = *ex.measured;
-  ParamSet params = rule.params;
-  uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", rule.per);
-  params[rule.per] = SeededAbove(state, rule.params.at(rule.per), rule.step);
-  return params;
-}
-
 namespace {
+
+// The values of one call (`values`, the harness's object) against every spec of the exercise:
+// "" when all match, else one line per value that does not.
+std::string ValueFailures(const Exercise& ex, const ParamSet& params, const json& values) {
+  std::string failures;
+  for (const QueryValueSpec& spec : ex.values) {
+    const std::string failure = CompareQueryValue(
+        spec, params,
+        values.is_object() && values.contains(spec.name) ? values[spec.name] : json());
+    if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
+  }
+  return failures;
+}
 
 // `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
 // in the default build (by the emulator on the CPU backend, by ncu on a GPU); passed when the
@@ -128,6 +133,11 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   if (!counted.reported) return technique(ex.function + with + ", " + DescribeDeath(run.process));
   if (counted.status != case_status::kOk)
     return technique("CUDA error " + counted.error + with + ": " + counted.detail);
+  // The same call was graded in the default build (DrawnParamsOf); its values here are checked
+  // too, so that what is counted is the kernel that computed them.
+  const std::string failures = ValueFailures(ex, rule.params, counted.values);
+  if (!failures.empty())
+    return technique("in the build in which the grader counts memory accesses: " + failures);
   // No table and no launch is the student's doing (host code that launches nothing while it is
   // counted): the rule below says the kernel was never launched. No table of launches made is
   // the tool's: the pass stands, said not to be final.
@@ -145,18 +155,20 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   if (!build.ok) return BuildFailureVerdict(ex, build);
+  // lab.yaml's parameter sets, then those drawn from the seed (the counted one among them).
+  std::vector<ParamSet> graded = ex.params;
+  for (ParamSet& drawn : DrawnParamsOf(env, ex)) graded.push_back(std::move(drawn));
   const HarnessRun run = RunQueries(env.runner, build.executable, env.work_dir + "/" + ex.id,
-                                    QueryOptions(env, ex), ex.params);
+                                    QueryOptions(env, ex), graded);
   if (!run.harness_error.empty())
     return Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
                         "the grader's harness failed on its own: " + run.harness_error});
   if (!run.process.started)  // the kit could not start its own program: not the student's doing
     return Verdict(ex, {GradeStatus::kGraderError, "harness_not_started",
                         "the grader could not start the harness: " + run.process.start_error});
-  for (std::size_t i = 0; i < ex.params.size(); ++i) {
+  for (std::size_t i = 0; i < graded.size(); ++i) {
     const CaseRun& r = run.cases[i];
-    const std::string params =
-        ex.params[i].empty() ? "" : " (with " + ParamText(ex.params[i]) + ")";
+    const std::string params = graded[i].empty() ? "" : " (with " + ParamText(graded[i]) + ")";
     if (!r.reported) {
       if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, r.id, false))
         return Verdict(ex, {GradeStatus::kFailed, "emu_diagnostic",
@@ -177,13 +189,7 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     if (r.status != case_status::kOk)
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});
-    const json values = r.values.is_object() ? r.values : json::object();
-    std::string failures;
-    for (const QueryValueSpec& spec : ex.values) {
-      const std::string failure = CompareQueryValue(
-          spec, ex.params[i], values.contains(spec.name) ? values[spec.name] : json());
-      if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
-    }
+    const std::string failures = ValueFailures(ex, graded[i], r.values);
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));

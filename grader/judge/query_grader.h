@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "drawn_shapes.h"
 #include "exercise_grader.h"
 #include "lab_spec.h"
 
@@ -26,10 +27,6 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
 
 // "20", "0.625", "1e-07": integers without a fraction, the rest with 6 significant digits.
 std::string NumberText(double value);
-
-// `measured`'s counted case: the rule's `params` with `per` drawn from the seed (SeededAbove, in
-// multiples of the rule's `step`), so that a kernel cannot stage for a published size alone.
-ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& exercise);
 
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& exercise);
 

@@ -102,6 +102,40 @@ TEST(QueryGrader, CountedCaseIsDrawnFromTheSeed) {
   EXPECT_GE(drawn.size(), 4u);  // not one published size under another name
 }
 
+// The counted case is graded with lab.yaml's, beside one more of its range (so that it is not the
+// only call above the published sizes), the two in an order the seed draws.
+TEST(QueryGrader, TheCountedCaseIsGradedBesideAnotherOfItsRange) {
+  SystemProcessRunner runner;  // runs nothing here
+  Manifest manifest;
+  LabSpec spec;
+  Exercise ex;
+  ex.id = "float3_staged";
+  ex.kind = ExerciseKind::kQuery;
+  {
+    const GradeEnv env{runner, manifest, spec, Backend::kCpu, 1, "/nowhere"};
+    EXPECT_TRUE(DrawnParamsOf(env, ex).empty()) << "not counted: lab.yaml's cases alone";
+  }
+  ex.measured = QueryMeasured{{{"n", 4096}}, "n", 3.0};
+  ex.measured->step = 256;
+  std::set<std::size_t> counted_at;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env{runner, manifest, spec, Backend::kCpu, seed, "/nowhere"};
+    const std::vector<ParamSet> drawn = DrawnParamsOf(env, ex);
+    ASSERT_EQ(drawn.size(), 2u);
+    EXPECT_EQ(drawn, DrawnParamsOf(env, ex));
+    const ParamSet counted = CountedParamsOf(env, ex);
+    ASSERT_TRUE(drawn[0] == counted || drawn[1] == counted) << "seed " << seed;
+    const std::size_t at = drawn[0] == counted ? 0 : 1;
+    counted_at.insert(at);
+    const int64_t other = drawn[1 - at].at("n");
+    EXPECT_NE(other, counted.at("n"));
+    EXPECT_GT(other, 4096);
+    EXPECT_LE(other, 6144);
+    EXPECT_EQ(other % 256, 0);
+  }
+  EXPECT_EQ(counted_at, (std::set<std::size_t>{0, 1}));
+}
+
 TEST(QueryGrader, HarnessExerciseIdCarriesTheParameters) {
   EXPECT_EQ(HarnessExerciseId("dynamic", {}), "dynamic");
   EXPECT_EQ(HarnessExerciseId("dynamic", kParams), "dynamic?block_side=8&dynamic_smem=8192");
@@ -295,6 +329,49 @@ TEST_F(QueryJudgeTest, ACountedRunThatLaunchesNothingFailsTheTechnique) {
   EXPECT_EQ(v.cause, kTechniqueCause);
   EXPECT_NE(v.message.find("never launched in the counted case"), std::string::npos) << v.message;
   EXPECT_FALSE(v.unchecked);
+}
+
+// The counted call's values are graded like lab.yaml's: a kernel wrong only above the published
+// sizes fails there, named by its parameters.
+TEST_F(QueryJudgeTest, TheCountedCallIsGradedWithTheOthers) {
+  ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
+  spec_.exercises = {ex_};
+  GradeEnv env{harness_, manifest_, spec_, Backend::kCpu, 7, dir_ + "/work"};
+  env.builds[Flavour::kDefault] = build_;
+  const ParamSet counted = CountedParamsOf(env, ex_);
+  harness_.on_query = [&](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    if (p.at("block_side") == counted.at("block_side")) a.values["active_blocks"] = Value(99, 8);
+    return a;
+  };
+  const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+  ASSERT_EQ(harness_.calls.size(), 1u) << "failed before the counting run";
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "wrong_value");
+  EXPECT_EQ(v.message, "active_blocks with " + ParamText(counted) + ": expected 8, got 99.");
+}
+
+// The counted run's values are checked too: right values in the graded run and wrong ones where
+// the kernel is counted fail the technique, said to be the counting run's.
+TEST_F(QueryJudgeTest, WrongValuesInTheCountedRunFailTheTechnique) {
+  ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
+  spec_.exercises = {ex_};
+  harness_.on_query = [this](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    if (harness_.calls.size() > 1) a.values["active_blocks"] = Value(99, 8);  // the counted run
+    return a;
+  };
+  GradeEnv env{harness_, manifest_, spec_, Backend::kGpu, 7, dir_ + "/work"};
+  env.builds[Flavour::kDefault] = build_;
+  const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+  ASSERT_EQ(harness_.calls.size(), 2u);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, kTechniqueCause);
+  EXPECT_NE(v.message.find("in the build in which the grader counts memory accesses: "
+                           "active_blocks with " +
+                           ParamText(CountedParamsOf(env, ex_)) + ": expected 8, got 99."),
+            std::string::npos)
+      << v.message;
 }
 
 TEST_F(QueryJudgeTest, AFailedBuildIsACompileError) {

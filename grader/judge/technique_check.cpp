@@ -6,6 +6,7 @@
 #include <set>
 
 #include "diagnostics_text.h"
+#include "drawn_shapes.h"
 #include "exercise_checks.h"
 #include "inputs.h"
 #include "measured_technique.h"
@@ -83,51 +84,6 @@ bool NoFmaBuildIsTheDefault(const GradeEnv& env) {
 
 }  // namespace
 
-int64_t SeededAbove(uint64_t& state, int64_t base, int64_t unit) {
-  state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // an LCG step
-  const int64_t low = (base / unit + 1) * unit;                      // above lab.yaml's value
-  const int64_t high = std::max(low, (base + base / 2) / unit * unit);
-  const uint64_t choices = static_cast<uint64_t>((high - low) / unit + 1);
-  return low + static_cast<int64_t>((state >> 33) % choices) * unit;
-}
-
-Shape CountedShapeOf(const GradeEnv& env, const Exercise& ex) {
-  const Shape& published = ex.technique->measured->shape;
-  // From the seed, so that the function cannot know the counted shape and launch tiles for it
-  // alone (the rows kernel everywhere else): each side one more than lab.yaml's up to half as much
-  // again, never lab.yaml's own. n is even, so that tiles of 2 load exactly half of what the rows
-  // kernel loads; for an exercise whose shapes are all multiples of TILE, every side is one too.
-  // The counted case's values are checked as well, so the kernel counted is a correct product at
-  // a shape the function could not foresee.
-  const ShapeList* list = env.spec.FindShapes(ex.shapes);
-  const int64_t tile = env.spec.tile;
-  bool multiples_only = list != nullptr && tile > 0;
-  if (multiples_only)
-    for (const Shape& s : list->shapes) multiples_only = multiples_only && IsTileMultiple(s, tile);
-  const int64_t step = multiples_only ? tile : 1;
-  uint64_t state = MatrixSeed(env.seed, ex.id + "_counted", "shape");
-  auto side = [&](int64_t base, int64_t multiple) {
-    return SeededAbove(state, base, std::max(step, multiple));
-  };
-  Shape s;
-  s.m = side(published.m, 1);
-  s.n = side(published.n, step % 2 == 0 ? step : 2 * step);
-  s.k = side(published.k, 1);
-  return s;
-}
-
-MatrixCase CountedShape(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
-  return {ex.id + "_counted", CountedShapeOf(env, ex), {}, {}, run_id};
-}
-
-MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::string& run_id) {
-  MatrixCase c = CountedShape(env, ex, run_id);
-  ProductInputs in = GenerateProductInputs(env.seed, c.id, c.shape, ValueKind::kFullMantissa);
-  c.A = std::move(in.a);
-  c.B = std::move(in.b);
-  return c;
-}
-
 HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   const bool emulated = Traits(env.backend).emulator_counts;
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
@@ -160,7 +116,7 @@ std::optional<HarnessRun> SharedCount(GradeEnv& env, const Exercise& ex, const s
 
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
 // in the default build, which every other check ran too: by the emulator on the CPU backend, by
-// Nsight Compute on a GPU (gpu_counters.h); passed when the counts satisfy the rule. The case's
+// the GPU's profiler in the replay on a GPU (gpu_counters.h); passed when the counts satisfy the rule. The case's
 // values are checked too, so the counted run is the real product; a fault of the kit's there (a
 // harness that failed on its own) is a grader error, not the student's technique. `why_not` is set
 // when a GPU could not be counted here (no permission to read its counters): the caller then falls

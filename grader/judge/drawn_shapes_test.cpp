@@ -1,0 +1,171 @@
+// The shapes drawn from the seed: where they lie, that they are fixed by the seed, and that the
+// counted case is one graded case among others of its range, graded in every build and order.
+#include "drawn_shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "judge_test.h"
+
+namespace labkit {
+namespace {
+
+using namespace testing_harness;
+
+std::string Text(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+class DrawnShapesTest : public JudgeTest {
+ protected:
+  GradeEnv Env(uint64_t seed) {
+    GradeEnv env{harness_, manifest_, spec_, Backend::kCpu, seed, dir_ + "/work"};
+    env.builds = builds_;
+    return env;
+  }
+  // The exercise counted on `technique.measured` at 64 x 64 x 64 (lab 03's).
+  Exercise& Counted() {
+    MeasuredTechnique rule;
+    rule.shape = {64, 64, 64};
+    Technique t;
+    t.measured = rule;
+    spec_.exercises[0].technique = t;
+    return spec_.exercises[0];
+  }
+};
+
+// The counted case's shape comes from the seed: never lab.yaml's own (a function could launch
+// tiles there alone), each side above it and at most half as much again, n even (tiles of 2 load
+// exactly half of the rows kernel's), every side a multiple of TILE where the exercise's shapes all
+// are; and other seeds give other shapes.
+TEST_F(DrawnShapesTest, TheCountedShapeIsDrawnFromTheSeedNearThePublishedOne) {
+  const Exercise& ex = Counted();
+  std::set<std::string> seen;
+  for (const bool multiples : {false, true}) {
+    spec_.shapes = {{"cases", multiples ? std::vector<Shape>{{16, 32, 48}}
+                                        : std::vector<Shape>{{16, 16, 16}, {17, 5, 9}}}};
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      const Shape s = CountedShapeOf(Env(seed), ex);
+      for (const int64_t side : {s.m, s.n, s.k}) {
+        EXPECT_GT(side, 64);
+        EXPECT_LE(side, 96);
+        if (multiples) EXPECT_EQ(side % 16, 0) << side;
+      }
+      EXPECT_EQ(s.n % 2, 0) << s.n;
+      seen.insert(Text(s));
+      EXPECT_EQ(CountedCase(Env(seed), ex, "tiled").shape, s);
+    }
+  }
+  EXPECT_GT(seen.size(), 20u);
+}
+
+// Every exercise gets one case at a shape within its list's range that the list does not have:
+// each side at most the list's largest and kLargestDrawnSide, a multiple of TILE or a square where
+// the list's shapes all are. Its id follows the listed cases'; the seed alone decides it.
+TEST_F(DrawnShapesTest, EveryExerciseGetsACaseWithinItsListsRange) {
+  const Exercise& ex = spec_.exercises[0];
+  struct List {
+    std::vector<Shape> shapes;
+    bool multiples, squares;
+  };
+  const std::vector<List> lists = {
+      {{{1, 1, 1}, {517, 300, 263}, {16, 700, 16}}, false, false},
+      {{{16, 16, 16}, {48, 80, 32}, {256, 256, 256}}, true, false},
+      {{{1, 1, 1}, {4, 4, 4}, {17, 17, 17}, {32, 32, 32}}, false, true}};
+  for (const List& list : lists) {
+    spec_.shapes = {{"cases", list.shapes}};
+    int64_t largest = 0;
+    for (const Shape& s : list.shapes) largest = std::max({largest, s.m, s.n, s.k});
+    std::set<std::string> seen;
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      const std::vector<MatrixCase> drawn = DrawnCases(Env(seed), ex);
+      ASSERT_EQ(drawn.size(), 1u);  // not counted: no second case
+      const MatrixCase& c = drawn.front();
+      EXPECT_EQ(c.id, "tiled_" + std::to_string(list.shapes.size()));
+      for (const int64_t side : {c.shape.m, c.shape.n, c.shape.k}) {
+        EXPECT_GE(side, 1);
+        EXPECT_LE(side, std::min(largest, kLargestDrawnSide));
+        if (list.multiples) EXPECT_EQ(side % 16, 0) << Text(c.shape);
+      }
+      if (list.squares) EXPECT_TRUE(c.shape.m == c.shape.n && c.shape.n == c.shape.k);
+      EXPECT_EQ(std::count(list.shapes.begin(), list.shapes.end(), c.shape), 0) << Text(c.shape);
+      EXPECT_EQ(c.A.size(), static_cast<std::size_t>(c.shape.m * c.shape.n));
+      EXPECT_EQ(c.B.size(), static_cast<std::size_t>(c.shape.n * c.shape.k));
+      const MatrixCase again = DrawnCases(Env(seed), ex).front();
+      EXPECT_EQ(again.shape, c.shape);
+      EXPECT_EQ(again.A, c.A);
+      seen.insert(Text(c.shape));
+    }
+    EXPECT_GT(seen.size(), 10u) << Text(list.shapes.front());
+  }
+}
+
+// A counted exercise's drawn cases hold the counted shape and one more of the same range (so the
+// counted case is not the one call there), in an order the seed draws; the counted run takes the
+// graded case itself, id and inputs.
+TEST_F(DrawnShapesTest, TheCountedCaseIsOneOfTwoGradedCasesOfItsRange) {
+  const Exercise& ex = Counted();
+  std::set<std::size_t> counted_at;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env = Env(seed);
+    const std::vector<MatrixCase> drawn = DrawnCases(env, ex);
+    ASSERT_EQ(drawn.size(), 3u);
+    const Shape counted = CountedShapeOf(env, ex);
+    std::size_t at = drawn.size(), beside = drawn.size();
+    for (std::size_t i = 1; i < drawn.size(); ++i) (drawn[i].shape == counted ? at : beside) = i;
+    ASSERT_LT(at, drawn.size()) << "seed " << seed;
+    ASSERT_LT(beside, drawn.size()) << "seed " << seed;
+    counted_at.insert(at);
+    const Shape& other = drawn[beside].shape;
+    for (const int64_t side : {other.m, other.n, other.k}) {
+      EXPECT_GT(side, 64);
+      EXPECT_LE(side, 96);
+    }
+    EXPECT_EQ(other.n % 2, 0);
+    const MatrixCase taken = CountedCase(env, ex, "tiled?x=1");
+    EXPECT_EQ(taken.id, drawn[at].id);
+    EXPECT_EQ(taken.A, drawn[at].A);
+    EXPECT_EQ(taken.exercise, "tiled?x=1");
+  }
+  EXPECT_EQ(counted_at, (std::set<std::size_t>{1, 2}));
+}
+
+// The counted case is graded as the listed ones are: in the build without fused multiply-add
+// (where an fmaf accumulator is one ulp off), and named by its shape.
+TEST_F(DrawnShapesTest, TheCountedCaseIsGradedWithoutFusedMultiplyAdd) {
+  const Exercise& ex = Counted();
+  const MatrixCase counted = CountedCase(Env(7), ex, ex.id);
+  harness_.on_case = [&](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.build == "nofma" && id == counted.id) a.values = CaseAnswer::Values::kUlpOff;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, kWrongResultCause);
+  EXPECT_EQ(v.flavour, Flavour::kNoFma);
+  EXPECT_TRUE(Has(v.message, "wrong result in case " + Text(counted.shape) + " (m x n x k)"))
+      << v.message;
+  EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
+}
+
+// And in the other thread orders of the CPU backend.
+TEST_F(DrawnShapesTest, TheCountedCaseRunsInTheOtherThreadOrders) {
+  const Exercise& ex = Counted();
+  const MatrixCase counted = CountedCase(Env(7), ex, ex.id);
+  harness_.on_case = [&](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (call.order == "reverse" && id == counted.id) a.values = CaseAnswer::Values::kUlpOff;
+    return a;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, kThreadOrderCause);
+  EXPECT_TRUE(Has(v.message, "case " + Text(counted.shape))) << v.message;
+}
+
+}  // namespace
+}  // namespace labkit
