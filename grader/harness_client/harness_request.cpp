@@ -57,9 +57,13 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                          {"target_spread", t.reps.target_spread}};
   }
   if (!student_image.is_null()) request["student_image"] = student_image;
-  if (options.gpu_counters) request["gpu_counters"] = kCounterTable;
+  AskForCounts(options, request);
   if (!written) return written;
   return WriteUntrustedFile(dir + "request.json", request.dump(1));
+}
+
+void AskForCounts(const HarnessOptions& options, json& request) {
+  if (options.gpu_counters) request["gpu_counters"] = kCounterTable;
 }
 
 Command HarnessCommand(const std::string& executable, const std::string& dir,

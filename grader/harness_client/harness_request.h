@@ -21,6 +21,10 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                     const std::vector<MatrixCase>& cases, bool with_inputs = true,
                     const nlohmann::json& student_image = nullptr);
 
+// With gpu_counters: asks the harness (matmul or query request alike) to count every launch with
+// the GPU's profiler and write the table beside the request (gpu_counters.h).
+void AskForCounts(const HarnessOptions& options, nlohmann::json& request);
+
 // The command that runs `executable` on the request in `dir`.
 // `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).
 Command HarnessCommand(const std::string& executable, const std::string& dir,

@@ -136,6 +136,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
     request["cases"].push_back({{"id", run.cases.back().id}, {"params", params[i]}});
   }
   if (options.list_launches) request["list_launches"] = true;
+  AskForCounts(options, request);
   // A lab that records a host function of the student's and replays its device work (lab 02)
   // checks the replay's launches against the program's own kernels.
   if (json image = StudentImage(executable); image.is_object()) request["student_image"] = image;

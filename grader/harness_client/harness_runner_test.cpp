@@ -238,6 +238,12 @@ TEST(HarnessRunner, ACountingRunAsksTheHarnessForItsTable) {
   ASSERT_TRUE(request.is_object());
   EXPECT_EQ(request.value("gpu_counters", ""), kCounterTable);
 
+  // A query exercise's counted run (lab 02) asks the same way.
+  options.exercise = "float3_staged";
+  RunQueries(runner, "/kit/harness", dir, options, {{{"n", 4096}}});
+  std::ifstream query(dir + "/request.json");
+  EXPECT_EQ(nlohmann::json::parse(query, nullptr, false).value("gpu_counters", ""), kCounterTable);
+
   options.gpu_counters = false;
   RunHarness(runner, "/kit/harness", dir, options, {});
   EXPECT_TRUE(runner.last.tool_lock_dir.empty());

@@ -17,7 +17,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "launch_log.h"
 
@@ -31,21 +30,23 @@ class LaunchCounting {
   LaunchCounting(const LaunchCounting&) = delete;
   LaunchCounting& operator=(const LaunchCounting&) = delete;
 
-  // Stops counting and writes the counts of `launched` (the launches made while counting, in
-  // order) to `path` as harness_protocol.h's gpu_metric table; or, when the profiler could not
-  // count them all, one line that says why.
-  void WriteTable(const std::vector<LaunchRecord>& launched, const std::string& path);
+  // Stops counting and writes the counts of every launch counted, in order, to `path` as
+  // harness_protocol.h's gpu_metric table; or, when the profiler could not count one, a line that
+  // says why. Launches a record run only noted (lab 02's query functions record and replay in one
+  // process) ran nothing and are not in the table; labgrade matches the table's launches to the
+  // case's by kernel name, in order (AttachCounts).
+  void WriteTable(const std::string& path);
 
  private:
-  friend bool CountedLaunch(const std::function<void()>& launch);
-  void Count(const std::function<void()>& launch);
+  friend bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch);
+  void Count(const LaunchRecord& noted, const std::function<void()>& launch);
   struct Session;
   std::unique_ptr<Session> session_;
   std::string error_;
 };
 
-// GPU launch wrap: while a LaunchCounting lives, runs `launch` counted and returns true; otherwise
-// does nothing and returns false (the caller launches as usual).
-bool CountedLaunch(const std::function<void()>& launch);
+// GPU launch wrap: while a LaunchCounting lives, runs `launch` (the launch `noted`) counted and
+// returns true; otherwise does nothing and returns false (the caller launches as usual).
+bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch);
 
 }  // namespace labkit

@@ -12,11 +12,11 @@ struct LaunchCounting::Session {};
 LaunchCounting::LaunchCounting() : error_("the CPU backend has no GPU profiler") {}
 LaunchCounting::~LaunchCounting() = default;
 
-void LaunchCounting::Count(const std::function<void()>& launch) { launch(); }
+void LaunchCounting::Count(const LaunchRecord&, const std::function<void()>& launch) { launch(); }
 
-bool CountedLaunch(const std::function<void()>&) { return false; }
+bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
 
-void LaunchCounting::WriteTable(const std::vector<LaunchRecord>&, const std::string& path) {
+void LaunchCounting::WriteTable(const std::string& path) {
   std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";
 }
 

@@ -122,7 +122,8 @@ struct LaunchCounting::Session {
   CUpti_RangeProfiler_Object* profiler = nullptr;
   std::vector<uint8_t> config;
   std::vector<uint8_t> counters;
-  std::vector<std::vector<double>> values;  // per launch counted, in order
+  std::vector<LaunchRecord> launches;        // each launch counted, in order
+  std::vector<std::vector<double>> values;  // its counts
 
   // "" when the call succeeded, else what failed and CUPTI's word for it.
   std::string Check(CUptiResult result, const char* what) const {
@@ -303,8 +304,9 @@ LaunchCounting::~LaunchCounting() {
   if (g_counting == this) g_counting = nullptr;
 }
 
-void LaunchCounting::Count(const std::function<void()>& launch) {
+void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()>& launch) {
   if (!error_.empty() || session_ == nullptr) return launch();
+  session_->launches.push_back(noted);
   bool ran = false;
   error_ = session_->CountOne(
       [&] {
@@ -315,20 +317,20 @@ void LaunchCounting::Count(const std::function<void()>& launch) {
   if (!ran) launch();  // the count failed before the launch: the case still runs
 }
 
-bool CountedLaunch(const std::function<void()>& launch) {
+bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch) {
   if (g_counting == nullptr) return false;
-  g_counting->Count(launch);
+  g_counting->Count(noted, launch);
   return true;
 }
 
-void LaunchCounting::WriteTable(const std::vector<LaunchRecord>& launched,
-                                const std::string& path) {
+void LaunchCounting::WriteTable(const std::string& path) {
   if (g_counting == this) g_counting = nullptr;
+  std::vector<LaunchRecord> launched;
   std::vector<std::vector<double>> values;
-  if (session_) values = std::move(session_->values);
-  if (error_.empty() && values.size() != launched.size())
-    error_ = "the profiler counted " + std::to_string(values.size()) +
-             " kernel launches where the harness saw " + std::to_string(launched.size());
+  if (session_) {
+    launched = std::move(session_->launches);
+    values = std::move(session_->values);
+  }
   session_.reset();  // the profiler off before the table is written
   std::ofstream table(path, std::ios::trunc);
   if (!error_.empty()) {

@@ -154,12 +154,9 @@ json query_case_json(const std::string& id, const labkit::QueryValues& v) {
 // "list_launches" (labgrade's counted run of a `measured` query exercise) the line also lists every
 // launch the case made, the kit's launches of the student's kernels included; a query function
 // that opens a launch capture of its own (a recorded host function) cannot be listed this way.
-std::vector<labkit::LaunchRecord> run_query_cases(const json& request,
-                                                  const labkit::QueryExercise& ex,
-                                                  const labkit::replay::StudentImage* image,
-                                                  ResponseWriter& out) {
+void run_query_cases(const json& request, const labkit::QueryExercise& ex,
+                     const labkit::replay::StudentImage* image, ResponseWriter& out) {
   const bool list_launches = request.value("list_launches", false);
-  std::vector<labkit::LaunchRecord> listed;
   for (const auto& c : request.at("cases")) {
     labkit::Params params;
     if (c.contains("params"))
@@ -182,14 +179,9 @@ std::vector<labkit::LaunchRecord> run_query_cases(const json& request,
       line["status"] = stopped->first;
       line["detail"] = stopped->second;
     }
-    if (launches) {
-      const std::vector<labkit::LaunchRecord> taken = launches->take();
-      line["launches"] = launches_json(taken);
-      listed.insert(listed.end(), taken.begin(), taken.end());
-    }
+    if (launches) line["launches"] = launches_json(launches->take());
     out.line(line);
   }
-  return listed;
 }
 
 // With "occupancy_probe": the occupancy API's answers for every kernel the cases launched.
@@ -241,12 +233,10 @@ struct Mode {
   labkit::replay::StudentImage image;
 };
 
-// Returns every launch the cases made, in order.
-std::vector<labkit::LaunchRecord> run_cases(const json& request, const std::string& dir,
-                                            const std::vector<labkit::MatmulExercise>& exercises,
-                                            const labkit::MatmulExercise& ex,
-                                            const labkit::Params& params, labkit::Layout layout,
-                                            const Mode& mode, ResponseWriter& out) {
+void run_cases(const json& request, const std::string& dir,
+               const std::vector<labkit::MatmulExercise>& exercises,
+               const labkit::MatmulExercise& ex, const labkit::Params& params,
+               labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
   // Cases of several exercises in one replay: each exercise starts from the device state the
   // program started with (initial_device_state.h), as it would in a process of its own.
@@ -314,7 +304,6 @@ std::vector<labkit::LaunchRecord> run_cases(const json& request, const std::stri
     launched.insert(launched.end(), outcome.launches.begin(), outcome.launches.end());
   }
   if (request.value("occupancy_probe", false)) probe_occupancy(launched, out);
-  return launched;
 }
 
 // A record run records the function once at the timed shape, as the case "timing".
@@ -438,16 +427,15 @@ int main(int argc, char** argv) {
       throw std::runtime_error("gpu_counters must name a file beside the request");
     std::optional<labkit::LaunchCounting> counting;
     if (!counters_table.empty()) counting.emplace();
-    std::vector<labkit::LaunchRecord> launched;
     if (query != nullptr) {
-      launched = run_query_cases(request, *query,
-                                 request.contains("student_image") ? &mode.image : nullptr, out);
+      run_query_cases(request, *query,
+                      request.contains("student_image") ? &mode.image : nullptr, out);
     } else {
-      launched = run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
+      run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, mode, out);
     }
-    if (counting) counting->WriteTable(launched, dir + counters_table);
+    if (counting) counting->WriteTable(dir + counters_table);
     out.line({{"type", "done"}});
     // Leave without running atexit handlers or static destructors: code of the submission's
     // could otherwise rewrite the outputs after the harness wrote them.

@@ -48,8 +48,9 @@ const void* FunctionOf(cudaKernel_t kernel) {
   return found == g_functions.end() ? nullptr : found->second;
 }
 
-// Notes one launch of `function` (its host stub) in the launch log and the plan.
-void NoteLaunch(const void* function, dim3 grid, dim3 block, void** args, size_t shared) {
+// Notes one launch of `function` (its host stub) in the launch log and the plan; returns the note.
+labkit::LaunchRecord NoteLaunch(const void* function, dim3 grid, dim3 block, void** args,
+                                size_t shared) {
   labkit::LaunchRecord record;
   record.kernel = function == nullptr ? "?" : NameOf(function);
   record.function = function;
@@ -57,7 +58,7 @@ void NoteLaunch(const void* function, dim3 grid, dim3 block, void** args, size_t
   record.block[0] = block.x, record.block[1] = block.y, record.block[2] = block.z;
   record.dynamic_shared_bytes = shared;
   labkit::RecordLaunch(record);
-  if (!labkit::replay::Recording()) return;
+  if (!labkit::replay::Recording()) return record;
   labkit::replay::LaunchNote note;
   note.kernel = function;
   std::copy(record.grid, record.grid + 3, note.grid);
@@ -66,22 +67,25 @@ void NoteLaunch(const void* function, dim3 grid, dim3 block, void** args, size_t
   if (function == nullptr ||
       !labkit::PackArguments(function, args, note.arguments, note.param_offsets)) {
     labkit::replay::NoteUnsupported("a launch whose arguments the grader could not read");
-    return;
+    return record;
   }
   labkit::replay::NoteLaunch(note);
+  return record;
 }
 
 // Runs `launch` with the launch noted once, however the runtime nests its entry points.
 template <class Launch>
 cudaError_t Noted(const void* function, dim3 grid, dim3 block, void** args, size_t shared,
                   Launch&& launch) {
-  if (t_launch_depth == 0) NoteLaunch(function, grid, block, args, shared);
+  const bool outermost = t_launch_depth == 0;
+  labkit::LaunchRecord noted;
+  if (outermost) noted = NoteLaunch(function, grid, block, args, shared);
   // A record run only notes the launch: its kernels run in the replay, on the real inputs.
   if (labkit::replay::Recording()) return cudaSuccess;
   ++t_launch_depth;
   cudaError_t status = cudaSuccess;
   // In labgrade's counting run, the outermost entry is counted (launch_counters.h).
-  if (t_launch_depth > 1 || !labkit::CountedLaunch([&] { status = launch(); })) status = launch();
+  if (!outermost || !labkit::CountedLaunch(noted, [&] { status = launch(); })) status = launch();
   --t_launch_depth;
   return status;
 }
