@@ -1,5 +1,6 @@
-// The CPU backend counts accesses in its counting build (emu's access_counts.h); it has no
-// profiler to ask, and labgrade never asks it for a GPU's table.
+// The CPU backend counts accesses through the emulator's hooks in its default build (emu's
+// access_counts.h); it has no profiler to ask, and labgrade never asks it for a GPU's table.
+// CountedLaunch never hands a launch over here, so LaunchCounting::Count is not needed.
 #include <fstream>
 
 #include "harness_protocol.h"
@@ -11,8 +12,6 @@ struct LaunchCounting::Session {};
 
 LaunchCounting::LaunchCounting() : error_("the CPU backend has no GPU profiler") {}
 LaunchCounting::~LaunchCounting() = default;
-
-void LaunchCounting::Count(const LaunchRecord&, const std::function<void()>& launch) { launch(); }
 
 bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
 
