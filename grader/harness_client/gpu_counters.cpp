@@ -1,8 +1,15 @@
 #include "gpu_counters.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
+
+#include "harness_protocol.h"
 
 namespace labkit {
 namespace {
@@ -120,6 +127,18 @@ std::string CounterLogError(const std::string& log) {
   return "";
 }
 
+bool MakeCounterLock() {
+  std::error_code ec;
+  std::filesystem::create_directories(kCounterLockDir, ec);
+  const std::string path = std::string(kCounterLockDir) + "/" + gpu_metric::kLockFile;
+  // O_NOFOLLOW: a link left in /tmp is not followed; an existing file is only opened.
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  fchmod(fd, 0644);  // whatever the umask
+  close(fd);
+  return true;
+}
+
 std::string LastLine(const std::string& output) {
   std::istringstream lines(output);
   std::string line, last;
@@ -137,16 +156,19 @@ MemoryAccesses AccessesOf(const ProfiledLaunch& launch) {
   return a;
 }
 
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled) {
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
+                  const std::vector<bool>& counted) {
   std::size_t next = 0;
-  for (CaseRun& c : cases)
-    for (LaunchInfo& l : c.launches) {
-      std::size_t i = next;
-      while (i < profiled.size() && profiled[i].kernel != l.kernel) ++i;
-      if (i == profiled.size()) continue;
-      l.accesses = AccessesOf(profiled[i]);
-      next = i + 1;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (!counted.empty() && (i >= counted.size() || !counted[i])) continue;
+    for (LaunchInfo& l : cases[i].launches) {
+      std::size_t j = next;
+      while (j < profiled.size() && profiled[j].kernel != l.kernel) ++j;
+      if (j == profiled.size()) continue;
+      l.accesses = AccessesOf(profiled[j]);
+      next = j + 1;
     }
+  }
 }
 
 }  // namespace labkit

@@ -32,12 +32,15 @@ struct ProfiledLaunch {
   long long shared_store_instructions = 0;
 };
 
-// Where every counting run of the machine takes its turn at the GPU's counters (a lock file;
-// Command::tool_lock_dir): each sandbox has a /tmp of its own, so the runs are shown this one
-// folder as their TMPDIR instead (labgrade's /tmp, which no sandbox sees otherwise). Without
-// bubblewrap the sandbox cannot share it, and holds a machine-wide lock around each whole
-// counting process instead.
+// Where every counting run of the machine takes its turn at the GPU's counters: the lock file
+// harness_protocol.h names (gpu_metric::kLockFile), which MakeCounterLock makes, in labgrade's
+// /tmp, shown read-only to the counting runs (Command::lock_dir) and to no other sandbox.
 inline constexpr const char* kCounterLockDir = "/tmp/labkit-gpu-counters";
+
+// Makes the lock file in kCounterLockDir where it is missing: readable by every sandbox's user,
+// writable by none. False when it could not be made (the counting runs then take turns only by
+// trying again when the counters are busy).
+bool MakeCounterLock();
 
 // The counting run's table, beside its request.
 inline constexpr const char* kCounterTable = "counters.csv";
@@ -63,9 +66,11 @@ std::string LastLine(const std::string& output);
 // A launch's counts as the thread-level accesses measured_technique.h judges.
 MemoryAccesses AccessesOf(const ProfiledLaunch& launch);
 
-// Gives each launch the harness reported (over `cases`, in order) the counts of the next profiled
-// launch of the same kernel. A launch the table does not report keeps no counts, which the technique
-// check reports as the grader's fault.
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled);
+// Gives each launch the harness reported (over the cases it counted, in order: those `counted`
+// marks, or all of them when it is empty) the counts of the next profiled launch of the same
+// kernel. A launch the table does not report keeps no counts, which the technique check reports
+// as the grader's fault.
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
+                  const std::vector<bool>& counted = {});
 
 }  // namespace labkit

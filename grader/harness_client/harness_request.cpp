@@ -33,6 +33,7 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                   {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
                   {"outputs", {{"C", c.id + ".C.f32"}}}};
     if (!c.exercise.empty()) entry["exercise"] = c.exercise;
+    if (options.gpu_counters) entry["count"] = c.counted;
     request["cases"].push_back(std::move(entry));
   }
   if (options.timing != nullptr) {
@@ -76,7 +77,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {
-    cmd.tool_lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
+    cmd.lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
+    cmd.env[gpu_metric::kLockDirVariable] = kCounterLockDir;
   } else if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindCudaTool("compute-sanitizer"),
                 "--tool",

@@ -34,6 +34,7 @@ namespace {
 // doing), stands as it is.
 ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
                                 const std::string& dir, const HarnessOptions& options) {
+  if (options.gpu_counters) MakeCounterLock();
   for (int attempt = 1;; ++attempt) {
     ProcessResult result = runner.Run(command);
     if (!options.gpu_counters || attempt >= kCountingAttempts) return result;
@@ -118,7 +119,9 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadToolLog(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  ReadCounters(dir, options, run);
+  std::vector<bool> counted;
+  for (const MatrixCase& c : cases) counted.push_back(c.counted);
+  ReadCounters(dir, options, counted, run);
   return run;
 }
 
@@ -147,7 +150,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
   run.process = RunHarnessProcess(runner, HarnessCommand(executable, dir, options), dir, options);
   ReadResponse(dir, run);
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
-  ReadCounters(dir, options, run);
+  ReadCounters(dir, options, {}, run);
   return run;
 }
 

@@ -229,14 +229,25 @@ TEST(HarnessRunner, ACountingRunAsksTheHarnessForItsTable) {
   HarnessOptions options;
   options.exercise = "tiled_any";
   options.gpu_counters = true;
-  RunHarness(runner, "/kit/harness", dir, options, {});
+  // Only the case marked counted is (the replay of the others runs without the profiler).
+  std::vector<MatrixCase> cases = {{"a", {2, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}},
+                                   {"b", {2, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}}};
+  cases[1].counted = true;
+  RunHarness(runner, "/kit/harness", dir, options, cases);
   ASSERT_FALSE(runner.last.argv.empty());
   EXPECT_EQ(runner.last.argv.front(), "/kit/harness");
-  EXPECT_EQ(runner.last.tool_lock_dir, kCounterLockDir);
+  EXPECT_EQ(runner.last.lock_dir, kCounterLockDir);
+  EXPECT_EQ(runner.last.env[gpu_metric::kLockDirVariable], kCounterLockDir);
+  // The lock file every counting run opens, read-only: labgrade makes it.
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::string(kCounterLockDir) + "/" +
+                                               gpu_metric::kLockFile));
   std::ifstream in(dir + "/request.json");
   const auto request = nlohmann::json::parse(in, nullptr, false);
   ASSERT_TRUE(request.is_object());
   EXPECT_EQ(request.value("gpu_counters", ""), kCounterTable);
+  ASSERT_EQ(request["cases"].size(), 2u);
+  EXPECT_EQ(request["cases"][0].value("count", true), false);
+  EXPECT_EQ(request["cases"][1].value("count", false), true);
 
   // A query exercise's counted run (lab 02) asks the same way.
   options.exercise = "float3_staged";
@@ -245,10 +256,12 @@ TEST(HarnessRunner, ACountingRunAsksTheHarnessForItsTable) {
   EXPECT_EQ(nlohmann::json::parse(query, nullptr, false).value("gpu_counters", ""), kCounterTable);
 
   options.gpu_counters = false;
-  RunHarness(runner, "/kit/harness", dir, options, {});
-  EXPECT_TRUE(runner.last.tool_lock_dir.empty());
+  RunHarness(runner, "/kit/harness", dir, options, cases);
+  EXPECT_TRUE(runner.last.lock_dir.empty());
   std::ifstream again(dir + "/request.json");
-  EXPECT_FALSE(nlohmann::json::parse(again, nullptr, false).contains("gpu_counters"));
+  const auto plain = nlohmann::json::parse(again, nullptr, false);
+  EXPECT_FALSE(plain.contains("gpu_counters"));
+  EXPECT_FALSE(plain["cases"][1].contains("count"));
   std::filesystem::remove_all(dir);
 }
 

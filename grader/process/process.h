@@ -36,11 +36,10 @@ struct Command {
   // root without bubblewrap). When the command ends or times out, every process of that id is
   // killed, including those that left its process group and session.
   uid_t own_user = 0;
-  // A folder where a tool that takes turns with its other instances through lock files under
-  // $TMPDIR (Nsight Compute) keeps them: the sandbox shows it to every such command, writable, as
-  // its TMPDIR, or, where it cannot (no bubblewrap), runs such commands one at a time
-  // machine-wide. Empty: none.
-  std::string tool_lock_dir;
+  // A folder of lock files (made by labgrade) that the command takes turns by with its other
+  // instances, such as the GPU's counters: the sandbox shows it to the command, read-only (a lock
+  // needs no more), and to no other command. Empty: none.
+  std::string lock_dir;
 };
 
 struct ProcessResult {

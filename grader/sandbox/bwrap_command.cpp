@@ -169,15 +169,12 @@ std::vector<std::string> BwrapCommandLine(const std::string& bwrap_path, bool di
   for (const std::string& device : policy.devices)
     argv.insert(argv.end(), {"--dev-bind-try", device, device});
 
-  // The tool's lock files, shared with its other instances (Command::tool_lock_dir).
-  if (!command.tool_lock_dir.empty())
-    argv.insert(argv.end(), {"--bind", command.tool_lock_dir, command.tool_lock_dir});
+  // Lock files shared with the command's other instances (Command::lock_dir): read-only, for a
+  // lock needs no more, and no command can then replace the file the others lock.
+  if (!command.lock_dir.empty())
+    argv.insert(argv.end(), {"--ro-bind", command.lock_dir, command.lock_dir});
   argv.push_back("--clearenv");
-  for (const auto& [key, value] : env)
-    argv.insert(
-        argv.end(),
-        {"--setenv", key,
-         key == "TMPDIR" && !command.tool_lock_dir.empty() ? command.tool_lock_dir : value});
+  for (const auto& [key, value] : env) argv.insert(argv.end(), {"--setenv", key, value});
   const std::string cwd = !command.cwd.empty() ? Normal(command.cwd) : policy.scratch_dir;
   if (!cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
   argv.push_back("--");

@@ -19,7 +19,6 @@
 #include <thread>
 
 #include "bwrap_command.h"
-#include "file_lock.h"
 #include "process_memory.h"
 #include "sandbox_host.h"
 #include "sandbox_user.h"
@@ -230,12 +229,9 @@ ProcessResult SandboxedProcessRunner::Run(const Command& command) {
     std::error_code ec;
     fs::create_directories(writable + "/tmp", ec);
   }
-  // Command::tool_lock_dir: shared where bubblewrap can show it, else whole runs take turns.
-  std::optional<ExclusiveFileLock> whole_run;
-  if (!command.tool_lock_dir.empty()) {
+  if (!command.lock_dir.empty()) {
     std::error_code ec;
-    fs::create_directories(command.tool_lock_dir, ec);
-    if (!bwrap_ok_) whole_run.emplace(command.tool_lock_dir + "/whole-run.lock");
+    fs::create_directories(command.lock_dir, ec);
   }
   const uid_t run_as = users_.ok ? NextSandboxId() : 0;
   // Only the command's own folder becomes its user's: the rest of the scratch folder (the builds,

@@ -173,54 +173,30 @@ TEST(Sandbox, NetworkIsBlocked) {
   close(server);
 }
 
-// Command::tool_lock_dir, with bubblewrap: every command that names the folder sees it, writable,
-// as its TMPDIR (where Nsight Compute keeps the lock files its instances take turns by).
-TEST(Sandbox, AToolLockFolderIsSharedAsTheCommandsTmpdir) {
+// Command::lock_dir, with bubblewrap: every command that names the folder sees it, read-only (the
+// GPU's counting runs take turns by a lock file labgrade made there); no other command sees it.
+TEST(Sandbox, ALockFolderIsSharedReadOnly) {
   Fixture f;
   SystemProcessRunner system;
   SandboxedProcessRunner runner(system, f.Policy());
   REQUIRE_NAMESPACES(runner);
-  const std::string locks = f.root.path() + "/tool-locks";
-  Command first = Shell("echo $TMPDIR; echo one > $TMPDIR/lock");
-  first.tool_lock_dir = locks;
-  const ProcessResult r = runner.Run(first);
-  EXPECT_EQ(r.output, locks + "\n") << r.Describe();
-  Command second = Shell("cat " + locks + "/lock");
-  second.tool_lock_dir = locks;
-  EXPECT_EQ(runner.Run(second).output, "one\n");
-  // A command that does not name it neither sees it nor gets it as TMPDIR.
-  EXPECT_FALSE(runner.Run(Shell("cat " + locks + "/lock")).Succeeded());
-}
-
-// Without bubblewrap the folder cannot be shown to the sandboxes: such commands take turns
-// machine-wide, each whole run holding the lock.
-TEST(Sandbox, WithoutBubblewrapToolLockCommandsTakeTurns) {
-  Fixture f;
-  SandboxPolicy policy = f.Policy();
-  policy.bwrap = "/nonexistent/bwrap";
-  SystemProcessRunner system;
-  SandboxedProcessRunner runner(system, policy);
-  ASSERT_FALSE(runner.namespaces());
-  const std::string locks = f.root.path() + "/tool-locks";
-  const std::string log = f.scratch + "/turns.log";
-  auto turn = [&] {
-    Command cmd = Shell("echo in >> " + log + "; sleep 0.2; echo out >> " + log);
-    cmd.tool_lock_dir = locks;
-    EXPECT_TRUE(runner.Run(cmd).Succeeded());
-  };
-  std::thread a(turn), b(turn), c(turn);
-  a.join();
-  b.join();
-  c.join();
-  std::ifstream in(log);
-  std::string line, previous = "out";
-  int lines = 0;
-  while (std::getline(in, line)) {
-    EXPECT_NE(line, previous) << "two runs overlapped";
-    previous = line;
-    ++lines;
+  const std::string locks = f.root.path() + "/locks";
+  fs::create_directories(locks);
+  std::ofstream(locks + "/lock") << "one\n";
+  Command reader = Shell("cat " + locks + "/lock");
+  reader.lock_dir = locks;
+  EXPECT_EQ(runner.Run(reader).output, "one\n");
+  for (const std::string& write : {"echo two > " + locks + "/lock", "rm " + locks + "/lock",
+                                   "echo new > " + locks + "/new"}) {
+    Command writer = Shell(write);
+    writer.lock_dir = locks;
+    EXPECT_FALSE(runner.Run(writer).Succeeded()) << write;
   }
-  EXPECT_EQ(lines, 6);
+  std::ifstream in(locks + "/lock");
+  std::string line;
+  EXPECT_TRUE(std::getline(in, line) && line == "one");
+  // A command that does not name it does not see it.
+  EXPECT_FALSE(runner.Run(Shell("cat " + locks + "/lock")).Succeeded());
 }
 
 TEST(Sandbox, WritableOnlyInTheScratchFolder) {

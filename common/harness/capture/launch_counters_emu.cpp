@@ -15,6 +15,8 @@ LaunchCounting::~LaunchCounting() = default;
 
 bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
 
+void LaunchCounting::CountFromNow(bool) {}
+
 void LaunchCounting::WriteTable(const std::string& path) {
   std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";
 }

@@ -90,16 +90,25 @@ std::string Load(Cupti& c) {
 const char* const* MetricNames() { return gpu_metric::kAll; }
 constexpr std::size_t kMetricCount = std::size(gpu_metric::kAll);
 
-// The machine's counters, held while it lives (see launch_counters.h); not held where there is no
-// shared folder to lock in (the sandbox then runs counting runs one at a time).
+// The machine's counters, held while it lives (see launch_counters.h). Not held where labgrade
+// made no lock file (a run by hand), nor after kLockWait: a launch holds the lock for a fraction
+// of a second, so a longer wait means a process that keeps it (a student's static initialiser
+// can take it too), and the count goes ahead without it, with CountOne's tries against a busy GPU.
 class CounterLock {
  public:
   CounterLock() {
-    const char* dir = std::getenv("TMPDIR");
+    const char* dir = std::getenv(gpu_metric::kLockDirVariable);
     if (dir == nullptr || *dir == '\0') return;
-    const std::string path = std::string(dir) + "/labkit-gpu-counters.lock";
-    fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd_ >= 0) flock(fd_, LOCK_EX);
+    const std::string path = std::string(dir) + "/" + gpu_metric::kLockFile;
+    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const auto give_up = std::chrono::steady_clock::now() + kLockWait;
+    while (fd_ >= 0 && flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        close(fd_);
+        fd_ = -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
   }
   ~CounterLock() {
     if (fd_ >= 0) close(fd_);
@@ -108,6 +117,7 @@ class CounterLock {
   CounterLock& operator=(const CounterLock&) = delete;
 
  private:
+  static constexpr std::chrono::seconds kLockWait{15};
   int fd_ = -1;
 };
 
@@ -315,6 +325,12 @@ void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()
       },
       session_->values);
   if (!ran) launch();  // the count failed before the launch: the case still runs
+}
+
+void LaunchCounting::CountFromNow(bool on) {
+  if (!on && g_counting == this) g_counting = nullptr;
+  // A counting that could not start stays off (its table says why), and so does a finished one.
+  if (on && session_ != nullptr && error_.empty()) g_counting = this;
 }
 
 bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch) {

@@ -53,6 +53,10 @@ inline constexpr const char kSharedStores[] = "smsp__sass_inst_executed_op_share
 inline constexpr const char* kAll[] = {kGlobalLoads, kGlobalStores, kSharedLoads, kSharedStores};
 // What starts a line that says why nothing was counted (as ncu marks its own errors).
 inline constexpr const char kErrorMark[] = "==ERROR== ";
+// The counting runs of a machine take turns at its counters by the lock of one file, which
+// labgrade makes, in the folder this variable names to the harness.
+inline constexpr const char kLockDirVariable[] = "LABKIT_COUNTER_LOCK_DIR";
+inline constexpr const char kLockFile[] = "counters.lock";
 }  // namespace gpu_metric
 
 // A transfer's "kind" in a case line's "transfers" (the harness's TransferKind, transfer_log.h;
