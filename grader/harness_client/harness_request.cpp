@@ -97,6 +97,11 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
   if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
   cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  // One hardware work queue for the process's CUDA context instead of eight: the harness launches
+  // on the default stream only, and such a context costs a third as much to create and destroy
+  // when a batch's sixteen jobs start them at once (0.79 s against 2.2 s each, sixteen at once,
+  // on an H100: bench/results/throughput-h100-80gb-hbm3-2026-11-26-connections.txt).
+  cmd.env["CUDA_DEVICE_MAX_CONNECTIONS"] = "1";
   if (options.device_memory_bytes > 0)
     cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(options.device_memory_bytes);
   if (options.count_accesses) cmd.env["LABKIT_EMU_COUNT_ACCESSES"] = "1";
