@@ -156,19 +156,16 @@ MemoryAccesses AccessesOf(const ProfiledLaunch& launch) {
   return a;
 }
 
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
-                  const std::vector<bool>& counted) {
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled) {
   std::size_t next = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (!counted.empty() && (i >= counted.size() || !counted[i])) continue;
-    for (LaunchInfo& l : cases[i].launches) {
-      std::size_t j = next;
-      while (j < profiled.size() && profiled[j].kernel != l.kernel) ++j;
-      if (j == profiled.size()) continue;
-      l.accesses = AccessesOf(profiled[j]);
-      next = j + 1;
+  for (CaseRun& c : cases)
+    for (LaunchInfo& l : c.launches) {
+      std::size_t i = next;
+      while (i < profiled.size() && profiled[i].kernel != l.kernel) ++i;
+      if (i == profiled.size()) continue;
+      l.accesses = AccessesOf(profiled[i]);
+      next = i + 1;
     }
-  }
 }
 
 }  // namespace labkit

@@ -66,11 +66,9 @@ std::string LastLine(const std::string& output);
 // A launch's counts as the thread-level accesses measured_technique.h judges.
 MemoryAccesses AccessesOf(const ProfiledLaunch& launch);
 
-// Gives each launch the harness reported (over the cases it counted, in order: those `counted`
-// marks, or all of them when it is empty) the counts of the next profiled launch of the same
-// kernel. A launch the table does not report keeps no counts, which the technique check reports
-// as the grader's fault.
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
-                  const std::vector<bool>& counted = {});
+// Gives each launch the harness reported (over `cases`, in order) the counts of the next profiled
+// launch of the same kernel. A launch the table does not report keeps no counts, which the technique
+// check reports as the grader's fault.
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled);
 
 }  // namespace labkit

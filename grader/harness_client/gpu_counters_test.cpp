@@ -100,23 +100,5 @@ TEST(GpuCounters, LaunchesGetTheCountsOfTheirOwnKernelInOrder) {
   EXPECT_EQ(cases[0].launches[2].accesses->global_load_bytes, 4LL * 128 * 256 * 256);
 }
 
-// A replay that counted only some of its cases: the table's launches are theirs, in order.
-TEST(GpuCounters, OnlyTheCountedCasesGetCounts) {
-  const auto profiled = ParseCounterLog(kLog);
-  ASSERT_TRUE(profiled.has_value());
-  LaunchInfo rows, tiled;
-  rows.kernel = "_Z4rowsPKfS0_Pfi";
-  tiled.kernel = "_Z5tiledILi4EEvPKfS1_Pfi";
-  std::vector<CaseRun> cases(3);
-  for (CaseRun& c : cases) c.launches = {rows, tiled};
-  AttachCounts(cases, *profiled, {false, true, false});
-  for (const std::size_t uncounted : {0u, 2u})
-    for (const LaunchInfo& l : cases[uncounted].launches) EXPECT_FALSE(l.accesses.has_value());
-  ASSERT_TRUE(cases[1].launches[0].accesses.has_value());
-  EXPECT_EQ(cases[1].launches[0].accesses->global_load_bytes, 4LL * 512 * 256 * 256);
-  ASSERT_TRUE(cases[1].launches[1].accesses.has_value());
-  EXPECT_EQ(cases[1].launches[1].accesses->global_load_bytes, 4LL * 128 * 256 * 256);
-}
-
 }  // namespace
 }  // namespace labkit

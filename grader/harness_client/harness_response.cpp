@@ -151,13 +151,12 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
   }
 }
 
-void ReadCounters(const std::string& dir, const HarnessOptions& options,
-                  const std::vector<bool>& counted, HarnessRun& run) {
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run) {
   if (!options.gpu_counters) return;
   run.counter_log = ReadToolLog(dir + kCounterTable);
   if (const auto profiled = ParseCounterLog(run.counter_log)) {
     run.counted = true;
-    AttachCounts(run.cases, *profiled, counted);
+    AttachCounts(run.cases, *profiled);
   }
 }
 

@@ -41,8 +41,6 @@ std::vector<std::string> ThreadSanitizerLogs(const std::string& dir);
 std::string ReadThreadSanitizerLogs(const std::string& dir);
 
 // With options.gpu_counters: ncu's log, and each launch's counts where it held its table.
-// `counted` says which of the run's cases the harness counted (empty: all of them).
-void ReadCounters(const std::string& dir, const HarnessOptions& options,
-                  const std::vector<bool>& counted, HarnessRun& run);
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run);
 
 }  // namespace labkit

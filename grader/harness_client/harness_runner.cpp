@@ -119,9 +119,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadToolLog(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  std::vector<bool> counted;
-  for (const MatrixCase& c : cases) counted.push_back(c.counted);
-  ReadCounters(dir, options, counted, run);
+  ReadCounters(dir, options, run);
   return run;
 }
 
@@ -150,7 +148,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
   run.process = RunHarnessProcess(runner, HarnessCommand(executable, dir, options), dir, options);
   ReadResponse(dir, run);
   run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
-  ReadCounters(dir, options, {}, run);
+  ReadCounters(dir, options, run);
   return run;
 }
 

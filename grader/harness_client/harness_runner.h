@@ -23,9 +23,6 @@ struct MatrixCase {
   Shape shape;
   std::vector<float> A, B;
   std::string exercise;  // the harness exercise this case runs; empty: the request's
-  // With HarnessOptions::gpu_counters: the case's launches are counted (the counted case of
-  // `technique.measured`); the other cases of the same process run without the profiler.
-  bool counted = false;
 };
 
 struct TimingSpec {
@@ -48,8 +45,8 @@ struct HarnessOptions {
   // CPU backend (every build but ThreadSanitizer's is instrumented): each launch reports its
   // memory accesses (LaunchInfo).
   bool count_accesses = false;
-  // GPU backend: the replay counts the loads and stores of each launch of the cases marked
-  // MatrixCase::counted with the GPU's profiler (gpu_counters.h), into LaunchInfo::accesses.
+  // GPU backend: the replay counts each launch's loads and stores with the GPU's profiler
+  // (gpu_counters.h) into LaunchInfo::accesses.
   bool gpu_counters = false;
   // The first pause before a counting run is tried again (gpu_counters.h, kCountingAttempts).
   std::chrono::milliseconds counting_retry_pause{500};

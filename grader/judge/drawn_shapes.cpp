@@ -148,7 +148,6 @@ MatrixCase CountedCase(const GradeEnv& env, const Exercise& ex, const std::strin
   // DrawnCases holds the counted shape of every counted exercise; the fallback is for safety only.
   MatrixCase c = it != drawn.end() ? std::move(*it) : WithInputs(env, ex.id + "_counted", counted);
   c.exercise = run_id;
-  c.counted = true;
   return c;
 }
 

@@ -121,48 +121,6 @@ TEST_F(JudgeTest, TheCountedCaseMeetsTheNofmaRuleWhereTheDefaultBuildIsTheNofmaO
   EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
 }
 
-// On a GPU the default build's replay counts the counted case itself, with the GPU's profiler on
-// that case's launches only: no counting process of its own starts, and its counts decide.
-TEST_F(JudgeTest, OnAGpuTheDefaultReplayCountsTheCountedCase) {
-  MeasuredTechnique rule;
-  rule.shape = {32, 32, 32};
-  rule.reads_shared = true;
-  Technique t;
-  t.measured = rule;
-  spec_.exercises[0].technique = t;
-  for (const long long shared_loads : {0LL, 64LL}) {
-    harness_.calls.clear();
-    std::vector<std::string> counted, in_counting_process;
-    harness_.on_case = [&](const HarnessCall& call, const std::string& id) {
-      CaseAnswer a;
-      if (call.counted) counted.push_back(id);
-      if (call.gpu_counters) in_counting_process.push_back(id);
-      // Per warp of 32 threads: as much as a correct product of the largest case loads and
-      // stores, at least.
-      a.gpu_counts = {4096, 128, shared_loads, 128};
-      return a;
-    };
-    const ExerciseVerdict v = Grade(Backend::kGpu);
-    if (shared_loads == 0) {
-      EXPECT_EQ(v.cause, "technique") << v.message;
-    } else {
-      EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
-    }
-    ASSERT_EQ(counted.size(), 1u) << "cases counted";
-    // The process that counted is the replay of every case (two listed, three drawn).
-    EXPECT_EQ(in_counting_process.size(), 5u);
-    EXPECT_EQ(std::count_if(harness_.calls.begin(), harness_.calls.end(),
-                            [](const HarnessCall& c) { return c.gpu_counters; }),
-              1);
-    for (const HarnessCall& c : harness_.calls)
-      if (c.gpu_counters) {
-        EXPECT_EQ(c.mode, "--replay");
-        EXPECT_EQ(c.build, "default");
-        EXPECT_TRUE(c.tool.empty());
-      }
-  }
-}
-
 TEST_F(JudgeTest, CudaErrorsNameTheUsualCause) {
   harness_.on_case = [](const HarnessCall&, const std::string&) {
     CaseAnswer a;

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "combined_run.h"
-#include "drawn_shapes.h"
 #include "emulator_diagnosis.h"
 #include "exercise_checks.h"
 #include "exercise_grader.h"
@@ -21,18 +20,6 @@ HarnessOptions CaseRunOptions(const GradeEnv& env, const BuildOutcome& build, co
   options.exact_layout = Traits(env.backend).exact_allocations;
   UseDefaultRecordings(env, build, options);
   return options;
-}
-
-// On a GPU, the default build's replay counts the counted case of `technique.measured` among the
-// cases it grades anyway (MatrixCase::counted: the profiler around those launches only), so that
-// no counting process of its own starts: each process is a CUDA context, which queues behind the
-// batch's others. The CPU backend counts in a run of its own (SharedCountingRun), its emulator
-// counting every launch of a process or none.
-void CountInReplay(const GradeEnv& env, Flavour flavour, const std::vector<MatrixCase>& cases,
-                   HarnessOptions& options) {
-  if (flavour != Flavour::kDefault || Traits(env.backend).emulator_counts) return;
-  options.gpu_counters =
-      std::any_of(cases.begin(), cases.end(), [](const MatrixCase& c) { return c.counted; });
 }
 
 void RememberDevice(GradeEnv& env, const HarnessRun& run) {
@@ -51,18 +38,6 @@ struct MatmulRun {
   std::vector<std::string> notes;
   std::vector<Flavour> builds_run;  // the builds whose stage this run reached
 };
-
-// A passed run of `r` that counted its counted case (CountInReplay), kept as that case's counting
-// run for MeasuredFailure (env.shared_counts).
-void KeepCounts(GradeEnv& env, const MatmulRun& r, const HarnessRun& run) {
-  if (!run.counted) return;
-  for (std::size_t i = 0; i < r.cases.size() && i < run.cases.size(); ++i) {
-    if (!r.cases[i].counted) continue;
-    HarnessRun counted = run;
-    counted.cases = {run.cases[i]};
-    env.shared_counts[r.run.id] = std::move(counted);
-  }
-}
 
 std::vector<MatmulRun*> ReplayedRuns(const std::vector<MatmulRun*>& runs) {
   std::vector<MatmulRun*> replayed;
@@ -165,9 +140,6 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
     HarnessOptions options = CaseRunOptions(env, build, replayed.front()->run);
     options.record_also = record_also;
-    std::vector<MatrixCase> all;
-    for (const ExerciseCases& g : groups) all.insert(all.end(), g.cases.begin(), g.cases.end());
-    CountInReplay(env, flavour, all, options);
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
@@ -189,7 +161,6 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     } else {
       HarnessOptions options = CaseRunOptions(env, build, r.run);
       options.record_also = record_also;
-      CountInReplay(env, flavour, r.cases, options);
       harness_run = RunHarness(env.runner, build.executable, r.dir + "/" + ToString(flavour),
                                options, r.cases);
       if (auto failed = JudgeFlavour(env, r, flavour, harness_run, true)) {
@@ -199,9 +170,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
       }
     }
     RememberDevice(env, harness_run);
-    if (flavour != Flavour::kDefault) continue;
-    KeepCounts(env, r, harness_run);
-    r.forward = std::move(harness_run);
+    if (flavour == Flavour::kDefault) r.forward = std::move(harness_run);
   }
 }
 
@@ -242,14 +211,13 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   }
 }
 
-// `technique.measured`: the counted cases of every open exercise not yet counted (all of them on
-// the CPU backend; on a GPU, those whose replay could not count them) in one counting process,
-// left in env.shared_counts for MeasuredFailure to take where they passed.
+// `technique.measured`: the counted cases of every open exercise in one counting process (on a
+// GPU, one Nsight Compute session, which the batch's jobs take one at a time), left in
+// env.shared_counts for MeasuredFailure to take where they passed.
 void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
   std::vector<const MatmulRun*> measured;
   for (const MatmulRun* r : open)
-    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured &&
-        env.shared_counts.count(r->run.id) == 0)
+    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured)
       measured.push_back(r);
   if (measured.size() < 2) return;
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
@@ -288,18 +256,13 @@ std::vector<MatmulRun> PlanRuns(const GradeEnv& env, const std::vector<Exercise>
     const std::string dir = env.work_dir + "/" + ex.id;
     if (ex.params.empty()) {
       runs.push_back({&ex, ex, dir, cases});
-    } else {
-      for (std::size_t i = 0; i < ex.params.size(); ++i) {
-        Exercise run = ex;
-        run.id = HarnessExerciseId(ex.id, ex.params[i]);
-        runs.push_back({&ex, run, dir + "/p" + std::to_string(i), cases});
-      }
+      continue;
     }
-    if (!Replayed(ex) || !ex.technique || !ex.technique->measured) continue;
-    const std::string counted_id = CountedCase(env, ex, ex.id).id;
-    for (MatmulRun& r : runs)
-      if (r.ex == &ex)
-        for (MatrixCase& c : r.cases) c.counted = c.id == counted_id;
+    for (std::size_t i = 0; i < ex.params.size(); ++i) {
+      Exercise run = ex;
+      run.id = HarnessExerciseId(ex.id, ex.params[i]);
+      runs.push_back({&ex, run, dir + "/p" + std::to_string(i), cases});
+    }
   }
   return runs;
 }

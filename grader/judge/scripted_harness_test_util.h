@@ -13,12 +13,10 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "exactness.h"
-#include "harness_protocol.h"
 #include "inputs.h"
 #include "lab_spec.h"
 #include "mismatch.h"
@@ -72,9 +70,6 @@ struct HarnessCall {
   bool thread_sanitizer = false;
   // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured).
   bool counting = false;
-  // The request asks for the GPU's counts ("gpu_counters"); on_case: of this case ("count").
-  bool gpu_counters = false;
-  bool counted = false;
 };
 
 // What the script answers for one case of one call.
@@ -95,9 +90,6 @@ struct CaseAnswer {
                                 {"dynamic_shared_bytes", 0}}});
   // The case's "buffers" (where the harness put A, B and C); null writes none.
   json buffers;
-  // Where the GPU's profiler counts the case: each launch's global loads, global stores, shared
-  // loads and shared stores, per warp, in the counters' table.
-  std::vector<long long> gpu_counts = {0, 0, 0, 0};
 };
 
 // The "timing" line of a run with a timing request (the speed item).
@@ -164,11 +156,7 @@ class ScriptedHarness : public ProcessRunner {
     std::ifstream in(command.argv[request]);
     const json req = json::parse(in);
     call.exercise = req.at("exercise");
-    call.gpu_counters = req.contains("gpu_counters");
     calls.push_back(call);
-    std::ostringstream table;
-    table << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n";
-    int launch_id = 0;
 
     const ProcessAnswer process = on_process(call);
     ProcessResult result;
@@ -200,17 +188,7 @@ class ScriptedHarness : public ProcessRunner {
       // A case of a combined run names its own exercise, as the harness reads it.
       HarnessCall case_call = call;
       if (c.contains("exercise")) case_call.exercise = c["exercise"];
-      case_call.counted = call.gpu_counters && c.value("count", true);
       const CaseAnswer answer = on_case(case_call, id);
-      if (case_call.counted)
-        for (const json& l : answer.launches) {
-          const json& block = l.at("block");
-          for (std::size_t m = 0; m < std::size(gpu_metric::kAll); ++m)
-            table << '"' << launch_id << "\",\"" << l.at("kernel").get<std::string>() << "\",\"("
-                  << block[0] << ", " << block[1] << ", " << block[2] << ")\",\""
-                  << gpu_metric::kAll[m] << "\",\"" << answer.gpu_counts.at(m) << "\"\n";
-          ++launch_id;
-        }
       if (answer.emu_diagnostic.is_object()) {
         json diagnostic = answer.emu_diagnostic;
         diagnostic["case"] = id;
@@ -241,8 +219,6 @@ class ScriptedHarness : public ProcessRunner {
       out << R"({"type": "done"})"
           << "\n";
     if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
-    // The harness writes its table as it reaches its end.
-    if (call.gpu_counters && process.done) std::ofstream(dir + req["gpu_counters"].get<std::string>()) << table.str();
     if (call.thread_sanitizer && !process.sanitizer_log.empty())
       std::ofstream(dir + "tsan.4242") << process.sanitizer_log;
     result.timed_out = process.timed_out;

@@ -24,7 +24,7 @@ namespace labkit {
 
 class LaunchCounting {
  public:
-  // Counts every kernel launched from now on, until WriteTable or CountFromNow(false).
+  // Counts every kernel launched from now on, until WriteTable.
   LaunchCounting();
   ~LaunchCounting();
   LaunchCounting(const LaunchCounting&) = delete;
@@ -36,11 +36,6 @@ class LaunchCounting {
   // process) ran nothing and are not in the table; labgrade matches the table's launches to the
   // case's by kernel name, in order (AttachCounts).
   void WriteTable(const std::string& path);
-
-  // Whether the launches from now on are counted. A replay that grades many cases counts only
-  // those labgrade judges technique on (the request's per-case "count"): the others run without
-  // the profiler and never wait for the machine's counters.
-  void CountFromNow(bool on);
 
  private:
   friend bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch);

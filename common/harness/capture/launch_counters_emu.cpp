@@ -15,8 +15,6 @@ LaunchCounting::~LaunchCounting() = default;
 
 bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
 
-void LaunchCounting::CountFromNow(bool) {}
-
 void LaunchCounting::WriteTable(const std::string& path) {
   std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";
 }

@@ -327,12 +327,6 @@ void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()
   if (!ran) launch();  // the count failed before the launch: the case still runs
 }
 
-void LaunchCounting::CountFromNow(bool on) {
-  if (!on && g_counting == this) g_counting = nullptr;
-  // A counting that could not start stays off (its table says why), and so does a finished one.
-  if (on && session_ != nullptr && error_.empty()) g_counting = this;
-}
-
 bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch) {
   if (g_counting == nullptr) return false;
   g_counting->Count(noted, launch);

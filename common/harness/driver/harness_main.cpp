@@ -236,8 +236,7 @@ struct Mode {
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
-               labkit::Layout layout, const Mode& mode, labkit::LaunchCounting* counting,
-               ResponseWriter& out) {
+               labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
   // Cases of several exercises in one replay: each exercise starts from the device state the
   // program started with (initial_device_state.h), as it would in a process of its own.
@@ -279,9 +278,6 @@ void run_cases(const json& request, const std::string& dir,
     labkit::CaseOutcome outcome;
     const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName(id);
     labkit::NoteDiagnosticCase(id);
-    // A case without "count" is counted (a counting run of its own); labgrade marks the cases of
-    // a replay that it does not judge technique on.
-    if (counting != nullptr) counting->CountFromNow(c.value("count", true));
     if (mode.run == labkit::RunMode::kReplay && case_ex->host_side) {
       outcome = {
           labkit::case_status::kReplayRefused, "", "a host-side exercise is not replayed", {}};
@@ -435,9 +431,7 @@ int main(int argc, char** argv) {
       run_query_cases(request, *query,
                       request.contains("student_image") ? &mode.image : nullptr, out);
     } else {
-      run_cases(request, dir, exercises, *ex, ref.params, layout, mode,
-                counting ? &*counting : nullptr, out);
-      if (counting) counting->CountFromNow(false);  // the kit's own timed kernels are not counted
+      run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, mode, out);
     }
