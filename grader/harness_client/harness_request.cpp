@@ -72,7 +72,9 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.cwd = dir;
   cmd.timeout_seconds = options.timeout_seconds;
   cmd.output_limit = options.output_limit;
-  cmd.gpu = options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive : GpuUse::kShared;
+  cmd.gpu = !options.uses_gpu                                 ? GpuUse::kNone
+            : options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive
+                                                              : GpuUse::kShared;
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {

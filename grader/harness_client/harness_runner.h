@@ -70,6 +70,9 @@ struct HarnessOptions {
   // replays their plans without a record process of its own: on a GPU shared by a batch, each
   // process start is a CUDA context that queues behind the rest.
   std::vector<MatrixCase> record_also;
+  // False: a program of the CPU backend (the emulator's look at a GPU's failure), which takes no
+  // turn at the GPU gate: a timed run must not wait for it to end, nor it for a timed run.
+  bool uses_gpu = true;
   // GPU backend: the device memory the harness process may hold at once (its allocations and the
   // student's), so that one submission cannot starve the others sharing the GPU.
   long long device_memory_bytes = kHarnessDeviceMemoryBytes;

@@ -90,6 +90,7 @@ EmulatorCause CauseOnEmulator(GradeEnv& env, const Exercise& run, const std::str
   std::filesystem::create_directories(dir);
   HarnessOptions options = CheckRunOptions(env, run.id, Replayed(run));
   options.emu_kernels_json = KernelsJson(env, dir);
+  options.uses_gpu = false;
   // The failing case runs first: a launch that fails there leaves the process's error sticky, as
   // on a GPU, and the cases after it could not show their own.
   std::vector<std::size_t> order = {failed};

@@ -133,6 +133,10 @@ TEST_F(EmulatorDiagnosisTest, TheEmulatorsDiagnosticBecomesTheCause) {
   EXPECT_EQ(builder_.asked[0].backend, Backend::kCpu);
   EXPECT_EQ(builder_.asked[0].flavour, Flavour::kDefault);
   EXPECT_GE(EmulatorRuns(), 1);
+  // The emulator needs no GPU: its runs take no turn at the GPU gate, so a timed run never waits
+  // for one (a hang there lasts the whole time limit); the GPU's own runs do.
+  for (const HarnessCall& call : harness_.calls)
+    EXPECT_EQ(call.gpu == GpuUse::kNone, call.build == "emulator") << call.build << " " << call.mode;
 }
 
 TEST_F(EmulatorDiagnosisTest, ValuesFromMemoryNeverWrittenAreNamed) {

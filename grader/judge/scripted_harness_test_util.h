@@ -70,6 +70,7 @@ struct HarnessCall {
   bool thread_sanitizer = false;
   // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured).
   bool counting = false;
+  GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
 };
 
 // What the script answers for one case of one call.
@@ -151,6 +152,7 @@ class ScriptedHarness : public ProcessRunner {
       call.order = it->second;
     call.thread_sanitizer = command.env.count("TSAN_OPTIONS") > 0;
     call.counting = command.env.count("LABKIT_EMU_COUNT_ACCESSES") > 0;
+    call.gpu = command.gpu;
     const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
     call.build = fs::path(executable).filename();
     std::ifstream in(command.argv[request]);

@@ -10,7 +10,7 @@ ProcessResult GpuGateRunner::Run(const Command& command) {
   if (command.gpu == GpuUse::kNone) return inner_.Run(command);
   const bool exclusive = command.gpu == GpuUse::kExclusive;
   const double asked = TraceClock();
-  const std::size_t gpu = gate_.Enter(exclusive);
+  const GpuGate::Hold hold = gate_.Enter(exclusive);
   // Where jobs stood idle (command_trace.h): the drains before timed runs, and what they held up.
   const double waited = TraceClock() - asked;
   if (waited >= 0.01 && command.argv.size() > command.wrapper_length)
@@ -18,15 +18,17 @@ ProcessResult GpuGateRunner::Run(const Command& command) {
                std::string(exclusive ? "gpu gate wait, timed: " : "gpu gate wait, shared: ") +
                    command.argv[command.wrapper_length]);
   Command placed = command;
-  const std::string visible = gate_.VisibleDevices(gpu);
+  const std::string visible = gate_.VisibleDevices(hold.gpu);
   if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
   ProcessResult result = inner_.Run(placed);
-  gate_.Leave(gpu, exclusive);
+  gate_.Leave(hold, exclusive);
   return result;
 }
 
-GpuGate::GpuGate(std::vector<std::string> gpus)
-    : visible_(std::move(gpus)), gpus_(std::max<std::size_t>(1, visible_.size())) {}
+GpuGate::GpuGate(std::vector<std::string> gpus, std::chrono::milliseconds drain_patience)
+    : visible_(std::move(gpus)),
+      drain_patience_(drain_patience),
+      gpus_(std::max<std::size_t>(1, visible_.size())) {}
 
 std::string GpuGate::VisibleDevices(std::size_t gpu) const {
   return gpu < visible_.size() ? visible_[gpu] : "";
@@ -35,37 +37,53 @@ std::string GpuGate::VisibleDevices(std::size_t gpu) const {
 std::size_t GpuGate::LeastBusyUnclaimed() const {
   std::size_t best = gpus_.size();
   for (std::size_t g = 0; g < gpus_.size(); ++g)
-    if (!gpus_[g].claimed && (best == gpus_.size() || gpus_[g].shared < gpus_[best].shared))
+    if (!gpus_[g].claimed &&
+        (best == gpus_.size() || gpus_[g].shared.size() < gpus_[best].shared.size()))
       best = g;
   return best;
 }
 
-std::size_t GpuGate::Enter(bool exclusive) {
+void GpuGate::ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu) {
+  Gpu& g = gpus_[gpu];
+  for (;;) {
+    g.claimed = true;
+    if (changed_.wait_for(lock, drain_patience_, [&] { return g.shared.empty(); })) return;
+    // Slow runs hold up the drain: the GPU goes back to the shared runs until they have ended.
+    const uint64_t newest_slow = *g.shared.rbegin();
+    g.claimed = false;
+    changed_.notify_all();
+    changed_.wait(lock, [&] {
+      return !g.claimed && (g.shared.empty() || *g.shared.begin() > newest_slow);
+    });
+  }
+}
+
+GpuGate::Hold GpuGate::Enter(bool exclusive) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (exclusive) {
     ++timed_waiting_for_a_gpu_;
     changed_.wait(lock, [&] { return LeastBusyUnclaimed() < gpus_.size(); });
     --timed_waiting_for_a_gpu_;
     const std::size_t gpu = LeastBusyUnclaimed();
-    gpus_[gpu].claimed = true;
-    changed_.wait(lock, [&] { return gpus_[gpu].shared == 0; });
-    return gpu;
+    ClaimDrained(lock, gpu);
+    return {gpu, 0};
   }
   changed_.wait(lock, [&] {
     return timed_waiting_for_a_gpu_ == 0 && LeastBusyUnclaimed() < gpus_.size();
   });
   const std::size_t gpu = LeastBusyUnclaimed();
-  ++gpus_[gpu].shared;
-  return gpu;
+  const uint64_t ticket = next_ticket_++;
+  gpus_[gpu].shared.insert(ticket);
+  return {gpu, ticket};
 }
 
-void GpuGate::Leave(std::size_t gpu, bool exclusive) {
+void GpuGate::Leave(const Hold& hold, bool exclusive) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (exclusive)
-      gpus_[gpu].claimed = false;
+      gpus_[hold.gpu].claimed = false;
     else
-      --gpus_[gpu].shared;
+      gpus_[hold.gpu].shared.erase(hold.ticket);
   }
   changed_.notify_all();
 }

@@ -9,11 +9,18 @@
 // Timed runs go first: once one is waiting for a GPU, no new shared run starts anywhere, and the
 // GPU it has claimed takes no new shared runs while the ones already there finish
 // (std::shared_mutex makes no such promise, and with sixteen jobs correctness runs would keep a
-// timed run waiting for minutes).
+// timed run waiting for minutes). But the drain is patient only for so long: a shared run that
+// takes long (a sanitizer's run of a racy kernel, 20 s; a hang, its whole time limit) would keep
+// the GPU idle and every job waiting. After `drain_patience` the timed run gives its claim back,
+// lets shared runs go on beside the slow ones, and claims again once the runs that held up its
+// drain have ended (lab 03's bad class on an H100: seven such drains idled 140 s of 280).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,27 +33,37 @@ class GpuGate {
  public:
   // `gpus`: what CUDA_VISIBLE_DEVICES should say for each GPU (VisibleGpus()); empty: one GPU,
   // left as the environment chooses.
-  explicit GpuGate(std::vector<std::string> gpus = {});
+  explicit GpuGate(std::vector<std::string> gpus = {},
+                   std::chrono::milliseconds drain_patience = std::chrono::seconds(3));
 
-  // Waits for a GPU to use as asked and returns its index; Leave(index, ...) gives it back.
-  std::size_t Enter(bool exclusive);
-  void Leave(std::size_t gpu, bool exclusive);
+  // A turn at one GPU: which, and (a shared run) its place in the order runs started.
+  struct Hold {
+    std::size_t gpu = 0;
+    uint64_t ticket = 0;
+  };
+  // Waits for a GPU to use as asked; Leave(hold, ...) gives it back.
+  Hold Enter(bool exclusive);
+  void Leave(const Hold& hold, bool exclusive);
   // The CUDA_VISIBLE_DEVICES value for a GPU, or "" when the environment chooses.
   std::string VisibleDevices(std::size_t gpu) const;
 
  private:
   struct Gpu {
-    int shared = 0;        // shared runs on it now
-    bool claimed = false;  // by a timed run, running or waiting for the shared ones to finish
+    std::set<uint64_t> shared;  // the tickets of the shared runs on it now
+    bool claimed = false;       // by a timed run, running or waiting for the shared ones to finish
   };
   // The unclaimed GPU with the fewest shared runs; gpus_.size() when all are claimed.
   std::size_t LeastBusyUnclaimed() const;
+  // A timed run's claim of `gpu`, held once its shared runs have ended (see above).
+  void ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu);
 
   const std::vector<std::string> visible_;
+  const std::chrono::milliseconds drain_patience_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Gpu> gpus_;
   int timed_waiting_for_a_gpu_ = 0;
+  uint64_t next_ticket_ = 0;
 };
 
 // Runs each command that uses the GPU while holding one through `gate`, pointed at that GPU. It

@@ -14,7 +14,7 @@ using namespace std::chrono_literals;
 
 // Records, per GPU named in CUDA_VISIBLE_DEVICES, how many shared and exclusive commands are
 // inside Run at once. A command whose argv[0] is "meet" waits (up to 2 s) until `meet_count`
-// such commands are inside together, which shows that they can overlap.
+// such commands are inside together, which shows that they can overlap; "sleep:N" takes N ms.
 class RecordingRunner : public ProcessRunner {
  public:
   ProcessResult Run(const Command& command) override {
@@ -33,6 +33,8 @@ class RecordingRunner : public ProcessRunner {
       ++met_;
       changed_.notify_all();
       met_all_ = changed_.wait_for(lock, 2s, [&] { return met_ >= meet_count; }) || met_all_;
+    } else if (command.argv[0].rfind("sleep:", 0) == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(command.argv[0].substr(6))));
     } else {
       std::this_thread::sleep_for(1ms);
     }
@@ -119,6 +121,40 @@ TEST(GpuGateRunner, SharedRunsSpreadOverTheGpus) {
   for (const std::string& gpu : inner.gpus_seen_) ++per_gpu[gpu];
   EXPECT_EQ(per_gpu["GPU-a"], 2);
   EXPECT_EQ(per_gpu["GPU-b"], 2);
+}
+
+// A shared run that takes long (a sanitizer's, a hang's) does not keep every job waiting: past the
+// drain's patience the timed run lets other shared runs go on beside the slow one, and runs once
+// it has ended, alone on the GPU all the same.
+TEST(GpuGateRunner, ASlowSharedRunDoesNotHoldUpTheOthers) {
+  RecordingRunner inner;
+  GpuGate one_gpu({}, 50ms);
+  GpuGateRunner gate(one_gpu, inner);
+  std::thread slow([&] { gate.Run(MakeCommand("sleep:900", GpuUse::kShared)); });
+  std::this_thread::sleep_for(50ms);
+  std::thread timed([&] { gate.Run(MakeCommand("sleep:10", GpuUse::kExclusive)); });
+  std::this_thread::sleep_for(250ms);  // the timed run has waited past its patience
+  const auto asked = std::chrono::steady_clock::now();
+  gate.Run(MakeCommand("work", GpuUse::kShared));
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 400ms)
+      << "a shared run waited for the slow one to end";
+  slow.join();
+  timed.join();
+  EXPECT_EQ(inner.violations_, 0);
+
+  // A drain within the patience keeps timed runs first: a shared run asked for meanwhile waits.
+  GpuGate patient({}, 5s);
+  GpuGateRunner gate2(patient, inner);
+  std::thread slow2([&] { gate2.Run(MakeCommand("sleep:300", GpuUse::kShared)); });
+  std::this_thread::sleep_for(50ms);
+  std::thread timed2([&] { gate2.Run(MakeCommand("sleep:10", GpuUse::kExclusive)); });
+  std::this_thread::sleep_for(50ms);
+  const auto asked2 = std::chrono::steady_clock::now();
+  gate2.Run(MakeCommand("work", GpuUse::kShared));
+  EXPECT_GE(std::chrono::steady_clock::now() - asked2, 150ms) << "went before the timed run";
+  slow2.join();
+  timed2.join();
+  EXPECT_EQ(inner.violations_, 0);
 }
 
 TEST(GpuGateRunner, OneGpuLeavesTheEnvironmentAlone) {
