@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
-#   bench/gpu_session.sh build tests bench trace throughput lab02
+#   bench/gpu_session.sh build tests bench trace throughput lab02 contexts
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
@@ -69,6 +69,22 @@ sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
   tail -3 "$out/throughput.log"
   python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"
   return $rc
+}
+
+# What a CUDA context costs (bench/context_cost.cu), alone and sixteen at once, with the default
+# eight hardware work queues and with one (the harness's CUDA_DEVICE_MAX_CONNECTIONS=1).
+stage_contexts() {
+  nvcc -O2 -o "$out/context_cost" bench/context_cost.cu || return 1
+  local setting i
+  for setting in CUDA_DEVICE_MAX_CONNECTIONS=8 CUDA_DEVICE_MAX_CONNECTIONS=1; do
+    env "$setting" "$out/context_cost" >"$out/contexts-alone.txt"
+    for i in $(seq 16); do env "$setting" "$out/context_cost" >"$out/contexts-$i.txt" & done
+    wait
+    cat "$out"/contexts-[0-9]*.txt | awk -v s="$setting" -v alone="$(cat "$out/contexts-alone.txt")" \
+      '{c += $1; r += $3} END {split(alone, a, " "); printf "%s: alone create %.3f s reset %.3f s; 16 at once create %.3f s reset %.3f s (mean)\n", s, a[1], a[3], c / NR, r / NR}'
+    rm -f "$out"/contexts-*.txt
+  done
+  rm -f "$out/context_cost"
 }
 
 # Lab 02 on the GPU alone: its gpu tests (grading, the copy sweep, float3 against direct), its
