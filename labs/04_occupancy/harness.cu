@@ -131,18 +131,26 @@ Limits limits_of(const cudaDeviceProp& p, const cudaFuncAttributes& a, int threa
 // The student's answer to exercise 1, with the occupancy API refused: the kit compares the answer
 // with that API's, so a call of it (direct, or through cudaOccupancyMaxPotentialBlockSize*) is the
 // expected value copied. Seen by the link wraps while `call` runs, not read off the source.
+// A call made by a static initialiser, before the harness started, counts too: its answers could be
+// kept for the function to return.
 template <class Call>
 auto worked_out_by_hand(const char* function, Call&& call) {
   labkit::OccupancyCallCapture api;
   auto answer = labkit::call_student(std::forward<Call>(call));
   const std::vector<labkit::OccupancyCall> calls = api.take();
+  const char* before_main = labkit::OccupancyCallBeforeMain();
+  const std::string how_to =
+      ", which this exercise does not allow: work the number out by hand from the device's limits "
+      "(cudaGetDeviceProperties) and the kernel's resources (cudaFuncGetAttributes), as the "
+      "handout explains; the occupancy API is what your answer is compared with, and exercise 3 "
+      "is where you use it";
   if (!calls.empty())
-    throw labkit::RefusedCall(
-        std::string(function) + " called " + calls.front().call +
-        ", which this exercise does not allow: work the number out by hand from the device's "
-        "limits (cudaGetDeviceProperties) and the kernel's resources (cudaFuncGetAttributes), as "
-        "the handout explains; the occupancy API is what your answer is compared with, and "
-        "exercise 3 is where you use it");
+    throw labkit::RefusedCall(std::string(function) + " called " + calls.front().call + how_to);
+  if (before_main != nullptr)
+    throw labkit::RefusedCall(std::string("your program called ") + before_main +
+                              " before the harness started (in the initialiser of a global or "
+                              "static variable), and " + function + " may return what it said" +
+                              how_to);
   return answer;
 }
 

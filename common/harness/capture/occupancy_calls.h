@@ -25,6 +25,16 @@ class OccupancyCallCapture {
   std::vector<OccupancyCall> take();
 };
 
+// `call` is a string literal (the wraps' own names).
 void NoteOccupancyCall(const char* call);
+
+// The harness's main has started. Before it only static initialisers run, the kit's and the
+// student's, and the kit's never call the occupancy API: a call then is the student's, made before
+// any of their functions is called, where no capture can see it (a table of answers kept for the
+// functions to return). Lab 04 refuses its hand-worked exercises after such a call.
+void NoteHarnessStarted();
+
+// The first occupancy-API call made before NoteHarnessStarted, or null.
+const char* OccupancyCallBeforeMain();
 
 }  // namespace labkit

@@ -22,6 +22,7 @@
 #include "initial_device_state.h"
 #include "launch_counters.h"
 #include "matmul_harness.h"
+#include "occupancy_calls.h"
 #include "occupancy_probe.h"
 #include "query_harness.h"
 #include "raw_matrix_file.h"
@@ -386,6 +387,7 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
 }  // namespace
 
 int main(int argc, char** argv) {
+  labkit::NoteHarnessStarted();  // what ran before was static initialisation (occupancy_calls.h)
   // harness [--record | --replay] REQUEST.json RESPONSE.jsonl
   Mode mode;
   int first = 1;
