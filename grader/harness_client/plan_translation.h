@@ -49,9 +49,11 @@ class PlanTranslation {
 
 // Reads the plan at `from_path` (a file the record process wrote: bounded, never followed through a
 // link), translates it and writes it to `to_path`. False when it cannot: the caller records in
-// the other build instead. Plans larger than `max_bytes` are not translated (labgrade would hold
-// each in memory).
+// the other build instead. The bound is what any replay accepts (kMaxPlanBytes): a plan the
+// default build replays but this would not translate sent the other builds back to record runs of
+// their own, where a program can tell them apart (r7_oversized_plan_records_on_its_own).
 bool TranslatePlanFile(const PlanTranslation& translation, const std::string& from_path,
-                       const std::string& to_path, std::size_t max_bytes = 16u << 20);
+                       const std::string& to_path,
+                       std::size_t max_bytes = replay::kMaxPlanBytes);
 
 }  // namespace labkit

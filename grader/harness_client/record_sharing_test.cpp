@@ -230,5 +230,29 @@ TEST_F(RecordSharing, AnotherBuildOfTheSameSourcesReplaysTheDefaultRecordingTran
   EXPECT_EQ(harness_.records, 2);
 }
 
+// A default record run that died after recording the cases another build asks for (on a case
+// the function could spare, say) still serves that build, translated: a record run of its own
+// would let the function tell the builds apart.
+TEST_F(RecordSharing, ARecordThatDiedLaterStillServesTheOtherBuild) {
+  harness_.real_plans = true;
+  std::ofstream(executable_ + ".symbols.json") << R"({"_Z6kernelPf": [100, 40, "code"]})";
+  const std::string nofma = dir_ + "/harness_nofma";
+  std::ofstream(nofma) << "other build";
+  std::ofstream(nofma + ".image.json") << "{}";
+  std::ofstream(nofma + ".symbols.json") << R"({"_Z6kernelPf": [5100, 48, "code"]})";
+  harness_.crash_after = 1;  // kSmall recorded, then the function dies on kOdd
+  const HarnessRun first = Run("default", Replayed(), {kSmall, kOdd});
+  EXPECT_EQ(first.record_process.signal, 11);
+  EXPECT_EQ(harness_.records, 1);
+  harness_.crash_after = -1;
+  HarnessOptions options = Replayed();
+  options.plans_from = executable_;
+  ExpectAllOk(RunHarness(harness_, nofma, dir_ + "/nofma", options, {kSmall}));
+  EXPECT_EQ(harness_.records, 1);
+  replay::Plan plan;
+  ASSERT_EQ(replay::ReadPlanFile(dir_ + "/nofma/tiled_0.plan", plan), "");
+  EXPECT_EQ(plan.ops.at(0).image, 5100);
+}
+
 }  // namespace
 }  // namespace labkit

@@ -137,8 +137,10 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto found = FindPlans(done[program], options, cases, false)) return std::move(*found);
-    // Another build's recordings, translated, where they hold every case (and are the whole
-    // record of a run that did not die early: a death is told by this build's own record run).
+    // Another build's recordings, translated, where they hold every case: also those of a record
+    // run that died later, on a case this run does not ask for. Its plans are the ones the
+    // default build replayed; a record run of this build's own would let a function that died on
+    // purpose (on a case it could spare) behave differently here (r7_failed_rows_tells_builds_apart).
     const auto other = options.plans_from.empty()
                            ? done.end()
                            : done.find(ProgramKey(options.plans_from, options));
@@ -146,7 +148,7 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
     if (other != done.end()) translation = PlanTranslation::Between(options.plans_from, executable);
     for (std::size_t i = 0; translation && i < other->second.size(); ++i) {
       const Recording& r = other->second[i];
-      if (!r.finished || !FindPlans({r}, options, cases, false)) continue;
+      if (!FindPlans({r}, options, cases, false)) continue;
       if (std::optional<Recording> own = TranslatedRecording(r, record_dir, *translation)) {
         done[program].push_back(std::move(*own));
         return std::move(*FindPlans(done[program], options, cases, false));
