@@ -8,10 +8,10 @@
 //
 // A GPU's counters serve one profiling session at a time. Each launch is counted in a session of
 // its own (the launch wrap hands it to CountedLaunch), and the counting runs of a batch take turns
-// per launch through a lock file in $TMPDIR, which the sandbox points at a folder every counting
-// run shares (labgrade's kCounterLockDir); a session that still finds the counters busy tries
-// again for a few seconds. Where counting cannot be done, the table says why instead, and labgrade runs the
-// process again or falls back on what the kernels declare.
+// per launch through the lock of a file labgrade makes in the folder $LABKIT_COUNTER_LOCK_DIR names
+// (its kCounterLockDir, shown read-only to every counting run); a session that still finds the
+// counters busy tries again for a few seconds. Where counting cannot be done, the table says why
+// instead, and labgrade runs the process again or falls back on what the kernels declare.
 #pragma once
 
 #include <functional>
