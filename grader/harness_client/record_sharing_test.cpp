@@ -97,6 +97,19 @@ class RecordSharing : public ::testing::Test {
     return options;
   }
 
+  // The default build (executable_) and a -fmad=false build of the same sources, whose kernel
+  // lies at 5100 where the default build's lies at 100; record runs write real plans. Returns the
+  // other build's program.
+  std::string TwoBuildsOfOneKernel() {
+    harness_.real_plans = true;
+    std::ofstream(executable_ + ".symbols.json") << R"({"_Z6kernelPf": [100, 40, "code"]})";
+    const std::string nofma = dir_ + "/harness_nofma";
+    std::ofstream(nofma) << "other build";
+    std::ofstream(nofma + ".image.json") << "{}";
+    std::ofstream(nofma + ".symbols.json") << R"({"_Z6kernelPf": [5100, 48, "code"]})";
+    return nofma;
+  }
+
   static void ExpectAllOk(const HarnessRun& run) {
     for (const CaseRun& c : run.cases) EXPECT_EQ(c.status, "ok") << c.id;
   }
@@ -204,12 +217,7 @@ TEST_F(RecordSharing, AnotherProgramIsRecordedOnItsOwn) {
 // The -fmad=false build (and the CPU backend's ThreadSanitizer build) replays the
 // default build's recording, its kernels moved to where they are in that build (plan_translation.h).
 TEST_F(RecordSharing, AnotherBuildOfTheSameSourcesReplaysTheDefaultRecordingTranslated) {
-  harness_.real_plans = true;
-  std::ofstream(executable_ + ".symbols.json") << R"({"_Z6kernelPf": [100, 40, "code"]})";
-  const std::string nofma = dir_ + "/harness_nofma";
-  std::ofstream(nofma) << "other build";
-  std::ofstream(nofma + ".image.json") << "{}";
-  std::ofstream(nofma + ".symbols.json") << R"({"_Z6kernelPf": [5100, 48, "code"]})";
+  const std::string nofma = TwoBuildsOfOneKernel();
   Run("default", Replayed(), {kSmall, kOdd});
   EXPECT_EQ(harness_.records, 1);
   HarnessOptions options = Replayed();
@@ -234,12 +242,7 @@ TEST_F(RecordSharing, AnotherBuildOfTheSameSourcesReplaysTheDefaultRecordingTran
 // the function could spare, say) still serves that build, translated: a record run of its own
 // would let the function tell the builds apart.
 TEST_F(RecordSharing, ARecordThatDiedLaterStillServesTheOtherBuild) {
-  harness_.real_plans = true;
-  std::ofstream(executable_ + ".symbols.json") << R"({"_Z6kernelPf": [100, 40, "code"]})";
-  const std::string nofma = dir_ + "/harness_nofma";
-  std::ofstream(nofma) << "other build";
-  std::ofstream(nofma + ".image.json") << "{}";
-  std::ofstream(nofma + ".symbols.json") << R"({"_Z6kernelPf": [5100, 48, "code"]})";
+  const std::string nofma = TwoBuildsOfOneKernel();
   harness_.crash_after = 1;  // kSmall recorded, then the function dies on kOdd
   const HarnessRun first = Run("default", Replayed(), {kSmall, kOdd});
   EXPECT_EQ(first.record_process.signal, 11);
