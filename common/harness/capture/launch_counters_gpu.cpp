@@ -106,6 +106,7 @@ class CounterLock {
       if (std::chrono::steady_clock::now() > give_up) {
         close(fd_);
         fd_ = -1;
+        break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
