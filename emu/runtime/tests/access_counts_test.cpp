@@ -153,5 +153,34 @@ TEST(AccessCounts, HostCodeAndUncountedLaunchesCountNothing) {
   EXPECT_EQ(c.global_loads + c.global_stores + c.shared_loads + c.other_accesses, 0u);
 }
 
+// The rows algorithm with every load made by the counting memcpy, as a kernel's memcpy of a
+// student's object is after labgrade renames it (grader/build/device_call_guard.h).
+__global__ void matmul_rows_by_copies(const float* A, const float* B, float* C, int n, int k) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    float a, b;
+    __emu_device_memcpy(&a, &A[row * n + i], sizeof a);
+    __emu_device_memmove(&b, &B[i * k + col], sizeof b);
+    sum += a * b;
+  }
+  __emu_device_memset(&C[row * k + col], 0, sizeof(float));
+  C[row * k + col] = sum;
+}
+
+TEST(AccessCounts, TheCountingCopiesCountWhatTheyReadAndWrite) {
+  CountingScope counting;
+  Product p(8, 12, 8);
+  emu::launch(matmul_rows_by_copies, dim3(1, 1), dim3(8, 8), 0, 0, p.A, p.B, p.C, p.n, p.k);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(p.C, 64)[63], 2.0f * 12);
+  const emu::AccessCounts c = Last();
+  // Each copy: n bytes read where they come from, written where they go (the locals: "other").
+  EXPECT_EQ(c.global_load_bytes, 4u * 2 * 12 * 64);
+  EXPECT_EQ(c.global_store_bytes, 4u * 2 * 64);  // memset, then the store
+  EXPECT_GE(c.other_accesses, 2u * 12 * 64);
+}
+
 }  // namespace
 }  // namespace emu_test

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <ctime>
 
 #include "test_util.h"
 
@@ -214,5 +215,71 @@ TEST(MemoryDeathTest, FiberStackOverflowIsCaught) {
   EXPECT_NE(report_since(mark).find("{\"kind\": \"stack_overflow\", \"kernel\": "),
             std::string::npos);
 }
+// What labgrade's kernel-call stubs read and call (grader/build/device_call_guard.h), by name.
+extern "C" __thread unsigned char __emu_kernel_running;
+extern "C" [[noreturn]] void __emu_host_call_in_kernel(const char* function,
+                                                       uintptr_t return_address);
+
+extern "C" clock_t __emu_device_clock();
+
+__global__ void note_kernel_running(int* seen) { seen[threadIdx.x] = __emu_kernel_running; }
+
+__global__ void read_clocks(long long* elapsed) {
+  const long long start = clock64();
+  const clock_t c0 = __emu_device_clock();
+  volatile float spin = 0;
+  for (int i = 0; i < 1000 * static_cast<int>(threadIdx.x); ++i) spin = spin + 1.0f;
+  elapsed[2 * threadIdx.x] = clock64() - start;
+  elapsed[2 * threadIdx.x + 1] = static_cast<long long>(__emu_device_clock() - c0);
+}
+
+__global__ void call_host_function(int* out) {
+  if (threadIdx.x == 3) __emu_host_call_in_kernel("strlen", 0x401001);
+  out[threadIdx.x] = 1;
+}
+
+TEST(KernelCalls, TheStubsFlagIsSetInKernelsOnly) {
+  int* seen = to_device(std::vector<int>(4, 0));
+  EXPECT_EQ(__emu_kernel_running, 0);
+  emu::launch(note_kernel_running, dim3(1), dim3(4), 0, 0, seen);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(seen, 4), std::vector<int>(4, 1));
+  EXPECT_EQ(__emu_kernel_running, 0);
+  cudaFree(seen);
+}
+
+// A kernel cannot time itself: its clocks count readings, so a slow run (the counting one) and a
+// fast one read the same, whatever work lies between.
+TEST(KernelCalls, KernelClocksCountReadingsNotTime) {
+  long long* elapsed = to_device(std::vector<long long>(8, -1));
+  emu::launch(read_clocks, dim3(1), dim3(4), 0, 0, elapsed);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<long long> got = to_host(elapsed, 8);
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_EQ(got[2 * t], 2000) << "thread " << t;  // two readings between: its own and clock()'s
+    EXPECT_EQ(got[2 * t + 1], 2000) << "thread " << t;
+  }
+  cudaFree(elapsed);
+}
+
+TEST(MemoryDeathTest, AHostCallInAKernelIsReportedWithItsPlace) {
+  const size_t mark = report_size();
+  int* out = to_device(std::vector<int>(8, 0));
+  EXPECT_EXIT(
+      {
+        emu::launch(call_host_function, dim3(2), dim3(8), 0, 0, out);
+        cudaDeviceSynchronize();
+      },
+      testing::ExitedWithCode(86), "host_call_in_kernel: strlen called in kernel");
+  const std::string report = report_since(mark);
+  EXPECT_NE(report.find("{\"kind\": \"host_call_in_kernel\", \"function\": \"strlen\", "
+                        "\"kernel\": \"_ZN8emu_test18call_host_function"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("\"thread\": [3, 0, 0], \"pc\": \"0x401000\""), std::string::npos)
+      << report;
+  cudaFree(out);
+}
+
 }  // namespace emu_test
 

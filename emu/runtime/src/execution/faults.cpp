@@ -155,3 +155,22 @@ void install_fault_handlers() {
   sigaction(SIGBUS, &sa, nullptr);
 }
 }  // namespace emu::detail
+
+extern "C" void __emu_host_call_in_kernel(const char* function, uintptr_t return_address) {
+  using namespace emu::detail;
+  // One report, as for a fault; other OS threads stop here until the exit.
+  if (reporting.exchange(true)) {
+    for (;;) pause();
+  }
+  JsonLine line("host_call_in_kernel");
+  Message human;
+  line.str("function", function);
+  human << "host_call_in_kernel: " << function << " called";
+  add_thread_context(line, human);
+  // The call instruction itself, one byte before where it returns to: addr2line names its line.
+  line.hex("pc", return_address - 1);
+  human << ", pc ";
+  human.number(return_address - 1, 16);
+  emit(line, human.text);
+  _exit(kFatalExitCode);
+}

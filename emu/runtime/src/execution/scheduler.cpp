@@ -13,6 +13,8 @@
 #include "faults.h"
 #include "guards.h"
 
+__thread unsigned char __emu_kernel_running = 0;
+
 namespace emu::detail {
 
 __thread uint64_t block_generation = 0;
@@ -156,6 +158,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   launch_ = &launch;
   block_linear_ = block_linear;
   running_worker = this;
+  __emu_kernel_running = 1;
   blockDim = request.block;
   gridDim = request.grid;
   blockIdx = unflatten(block_linear, request.grid);
@@ -179,6 +182,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   races_.end_block();
   end_block_counting();
   reset_fibers();
+  __emu_kernel_running = 0;
   running_worker = nullptr;
   launch_ = nullptr;
 }

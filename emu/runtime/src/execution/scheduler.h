@@ -24,6 +24,12 @@
 #include "labkit_emu/launch.h"
 #include "race_annotations.h"
 
+// Non-zero while this OS thread runs a block of a kernel. The stubs labgrade puts between a
+// student's object and the library functions host code may call read it (its own assembly, by
+// name, hence C linkage): in kernel code, such a call ends the run (faults.h,
+// __emu_host_call_in_kernel; grader/build/device_call_guard.h).
+extern "C" __thread unsigned char __emu_kernel_running;
+
 namespace emu::detail {
 
 struct LaunchState {

@@ -8,6 +8,7 @@
 // which a static link pulls in only for an instrumented submission.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "access_counter.h"
 
@@ -44,3 +45,50 @@ extern "C" void __asan_storeN_noabort(uintptr_t address, size_t size) {
 extern "C" void __asan_handle_no_return() {}
 extern "C" void __asan_before_dynamic_init(const char*) {}
 extern "C" void __asan_after_dynamic_init() {}
+
+// memcpy, memmove and memset as a student's object calls them (labgrade renames its references:
+// grader/build/device_call_guard.h). The C library's own run uninstrumented, so a kernel's copy of
+// a size the compiler cannot see would move device memory uncounted: these count the bytes read
+// and written, one access each, then do the work with the library's function.
+extern "C" {
+void* __memcpy_chk(void* dst, const void* src, size_t n, size_t dst_size);
+void* __memmove_chk(void* dst, const void* src, size_t n, size_t dst_size);
+void* __memset_chk(void* dst, int value, size_t n, size_t dst_size);
+}
+
+namespace {
+void note_copy(void* dst, const void* src, size_t n) {
+  if (n == 0) return;
+  EMU_NOTE_ACCESS(reinterpret_cast<uintptr_t>(src), n, /*store=*/false);
+  EMU_NOTE_ACCESS(reinterpret_cast<uintptr_t>(dst), n, /*store=*/true);
+}
+void note_fill(void* dst, size_t n) {
+  if (n == 0) return;
+  EMU_NOTE_ACCESS(reinterpret_cast<uintptr_t>(dst), n, /*store=*/true);
+}
+}  // namespace
+
+extern "C" void* __emu_device_memcpy(void* dst, const void* src, size_t n) {
+  note_copy(dst, src, n);
+  return memcpy(dst, src, n);
+}
+extern "C" void* __emu_device_memmove(void* dst, const void* src, size_t n) {
+  note_copy(dst, src, n);
+  return memmove(dst, src, n);
+}
+extern "C" void* __emu_device_memset(void* dst, int value, size_t n) {
+  note_fill(dst, n);
+  return memset(dst, value, n);
+}
+extern "C" void* __emu_device___memcpy_chk(void* dst, const void* src, size_t n, size_t size) {
+  note_copy(dst, src, n);
+  return __memcpy_chk(dst, src, n, size);
+}
+extern "C" void* __emu_device___memmove_chk(void* dst, const void* src, size_t n, size_t size) {
+  note_copy(dst, src, n);
+  return __memmove_chk(dst, src, n, size);
+}
+extern "C" void* __emu_device___memset_chk(void* dst, int value, size_t n, size_t size) {
+  note_fill(dst, n);
+  return __memset_chk(dst, value, n, size);
+}
