@@ -61,6 +61,21 @@ TEST(CompilePlan, LabgradeCommandOfAStudentFile) {
             (V{"g++", "-O2", "-g", "-ffp-contract=off", "-c", "-o", "out/matmul.o"}));
 }
 
+TEST(CompilePlan, ACountedCompileRewritesWithTheCountsCheck) {
+  const auto counted = plan_compile(
+      {"g++", "-c", "-O2", "-fsanitize=kernel-address", "matmul.cu", "-o", "out/matmul.o"}, kPaths);
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->rewrite,
+            (V{"/emu/emu-rewrite", "--counted", "out/matmul.o.emu.ii", "out/matmul.o.emu.cpp"}));
+  const auto plain = plan_compile({"g++", "-c", "-O2", "matmul.cu", "-o", "out/matmul.o"}, kPaths);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->rewrite[1], "out/matmul.o.emu.ii");
+  const auto allowed = plan_compile({"g++", "-c", "-fsanitize=kernel-address", "matmul.cu"}, kPaths,
+                                    /*refuse_uncounted=*/false);
+  ASSERT_TRUE(allowed);
+  EXPECT_EQ(allowed->rewrite[1], "matmul.o.emu.ii");
+}
+
 TEST(CompilePlan, PreprocessorOnlyFlagsStayOutOfTheCompileStep) {
   const auto plan =
       plan_compile({"g++", "-c", "k.cu", "-D", "X=1", "-UY", "-include", "pch.h", "-imacros", "m.h",

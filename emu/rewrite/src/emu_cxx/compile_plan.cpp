@@ -95,7 +95,7 @@ std::string base_name(const std::string& path) {
 }  // namespace
 
 std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
-                                        const EmuPaths& paths) {
+                                        const EmuPaths& paths, bool refuse_uncounted) {
   if (command.empty()) return std::nullopt;
   CompilePlan plan;
   std::vector<std::string> for_cpp, for_cc;  // options for steps (a) and (c)
@@ -143,6 +143,11 @@ std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
   plan.preprocess.insert(plan.preprocess.end(),
                          {"-E", "-o", plan.preprocessed, "-x", "c++", plan.input});
   plan.rewrite = {paths.rewrite, plan.preprocessed, plan.rewritten};
+  // A counted compile (the kernel-address instrumentation the emulator answers by counting)
+  // refuses what the count cannot see (rewrites/uncounted_access.h).
+  if (refuse_uncounted &&
+      std::find(for_cc.begin(), for_cc.end(), "-fsanitize=kernel-address") != for_cc.end())
+    plan.rewrite.insert(plan.rewrite.begin() + 1, "--counted");
   plan.compile = {cxx};
   plan.compile.insert(plan.compile.end(), for_cc.begin(), for_cc.end());
   plan.compile.insert(plan.compile.end(), {"-c", "-o", plan.output});

@@ -32,8 +32,10 @@ struct CompilePlan {
 
 // `command` is the compiler and its arguments (emu-cxx's own name already removed). Returns no plan
 // for anything that is not a compile with -c of exactly one `.cu` file or `.cu.cpp` wrapper (a
-// link, -E, a plain .cpp, --version): emu-cxx runs those unchanged.
+// link, -E, a plain .cpp, --version): emu-cxx runs those unchanged. A counted compile
+// (-fsanitize=kernel-address) rewrites with --counted, refusing code the count cannot see, unless
+// `refuse_uncounted` is false.
 std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
-                                        const EmuPaths& paths);
+                                        const EmuPaths& paths, bool refuse_uncounted = true);
 
 }  // namespace emu::cxx

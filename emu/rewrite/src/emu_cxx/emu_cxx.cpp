@@ -31,7 +31,8 @@ int run_launcher(std::vector<std::string> command, const Options& options, Comma
   if (!command.empty() && !command[0].empty() && command[0][0] == '-') {
     command.insert(command.begin(), options.default_compiler);
   }
-  const std::optional<CompilePlan> plan = plan_compile(command, options.paths);
+  const std::optional<CompilePlan> plan =
+      plan_compile(command, options.paths, !options.allow_uncounted);
   if (!plan) return runner.run(command);
   const int rc = run_steps(*plan, runner);
   if (!options.keep_temporaries) {

@@ -14,6 +14,9 @@ struct Options {
   EmuPaths paths;
   std::string default_compiler;   // used when the command starts with an option, not a compiler
   bool keep_temporaries = false;  // leave OUT.emu.ii and OUT.emu.cpp for a look
+  // A counted compile accepts code its count cannot see (labgrade's tests of what stands behind
+  // its checks; compile_plan.h).
+  bool allow_uncounted = false;
 };
 
 // `command`: the compiler and its arguments, or only the arguments (`emu-cxx -c -O2 x.cu`, the

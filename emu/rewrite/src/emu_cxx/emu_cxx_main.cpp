@@ -4,8 +4,9 @@
 // argument an option) the C++ compiler the kit was built with is used, or LABKIT_EMU_CXX. The paths
 // of emu-rewrite, the force-included header and the runtime's include folder are baked in at build
 // time; the environment variables LABKIT_EMU_REWRITE, LABKIT_EMU_HEADER and LABKIT_EMU_INCLUDE
-// override them (e.g. for an installed kit), and LABKIT_EMU_KEEP_TEMPS=1 keeps the intermediate
-// files.
+// override them (e.g. for an installed kit), LABKIT_EMU_KEEP_TEMPS=1 keeps the intermediate
+// files, and LABKIT_EMU_ALLOW_UNCOUNTED=1 lets a counted compile accept code its count cannot see
+// (compile_plan.h).
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   options.paths.include_dir = env_or("LABKIT_EMU_INCLUDE", EMU_DEFAULT_INCLUDE);
   options.default_compiler = env_or("LABKIT_EMU_CXX", EMU_DEFAULT_CXX);
   options.keep_temporaries = env_or("LABKIT_EMU_KEEP_TEMPS", "0") != std::string("0");
+  options.allow_uncounted = env_or("LABKIT_EMU_ALLOW_UNCOUNTED", "0") != std::string("0");
   emu::cxx::PosixCommandRunner runner;
   return emu::cxx::run_launcher(std::vector<std::string>(argv + 1, argv + argc), options, runner);
 }

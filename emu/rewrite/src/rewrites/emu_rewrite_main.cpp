@@ -1,7 +1,8 @@
 // emu-rewrite IN OUT: rewrites one preprocessed translation unit for the CPU backend (rewrite.h).
 // Warnings go to stderr. The exit status is non-zero when a file cannot be read or written, and 1
 // when the source is not valid CUDA in a way the rewrite found (its errors, in nvcc's words, on
-// stderr): then nothing is compiled.
+// stderr): then nothing is compiled. With --counted (a compile that counts memory accesses), code
+// the count cannot see is refused too (uncounted_access.h), with status kExitUncountedAccess.
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -12,11 +13,13 @@
 #include "rewrite.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: emu-rewrite IN OUT   (IN: output of g++ -E; '-' for stdin/stdout)\n";
+  const bool counted = argc == 4 && std::string(argv[1]) == "--counted";
+  if (argc != 3 && !counted) {
+    std::cerr << "usage: emu-rewrite [--counted] IN OUT   (IN: output of g++ -E; '-' for "
+                 "stdin/stdout)\n";
     return 2;
   }
-  const std::string in_path = argv[1], out_path = argv[2];
+  const std::string in_path = argv[argc - 2], out_path = argv[argc - 1];
   std::stringstream in;
   if (in_path == "-") {
     in << std::cin.rdbuf();
@@ -30,15 +33,17 @@ int main(int argc, char** argv) {
   }
   emu::rewrite::RewriteResult result;
   try {
-    result = emu::rewrite::rewrite_source(in.str());
+    result = emu::rewrite::rewrite_source(in.str(), counted);
   } catch (const std::exception& e) {
     // Never expected; if it happens, fail loudly rather than compile unrewritten code.
     std::cerr << "emu-rewrite: internal error on " << in_path << ": " << e.what() << "\n";
     return 3;
   }
   for (const auto& w : result.warnings) std::cerr << emu::rewrite::format_warning(w) << "\n";
+  for (const auto& e : result.refused) std::cerr << emu::rewrite::format_error(e) << "\n";
   for (const auto& e : result.errors) std::cerr << emu::rewrite::format_error(e) << "\n";
   if (!result.errors.empty()) return 1;
+  if (!result.refused.empty()) return emu::rewrite::kExitUncountedAccess;
   if (out_path == "-") {
     std::cout << result.text;
     return std::cout.flush() ? 0 : 1;

@@ -3,10 +3,11 @@
 #include "launch_rewrite.h"
 #include "shared_rewrite.h"
 #include "source.h"
+#include "uncounted_access.h"
 
 namespace emu::rewrite {
 
-RewriteResult rewrite_source(std::string_view text) {
+RewriteResult rewrite_source(std::string_view text, bool counted) {
   const TokenizeResult tokens = tokenize(text);
   const LineMap lines(text, tokens.tokens);
   const Source src{text, tokens.tokens, lines};
@@ -20,6 +21,12 @@ RewriteResult rewrite_source(std::string_view text) {
     edits.insert(edits.end(), pass.edits.begin(), pass.edits.end());
     findings.insert(findings.end(), pass.findings.begin(), pass.findings.end());
     for (const Finding& e : pass.errors) result.errors.push_back({lines.at(e.offset), e.message});
+  }
+
+  if (counted) {
+    PassResult pass = find_uncounted_accesses(src);
+    edits.insert(edits.end(), pass.edits.begin(), pass.edits.end());
+    for (const Finding& e : pass.errors) result.refused.push_back({lines.at(e.offset), e.message});
   }
 
   result.text = apply_edits(text, std::move(edits), &findings);

@@ -22,9 +22,17 @@ struct RewriteResult {
   std::string text;
   std::vector<Warning> warnings;
   std::vector<Warning> errors;  // not valid CUDA (nvcc's wording): the compile must fail
+  // Errors of a counted compile: code whose memory accesses the count cannot see.
+  std::vector<Warning> refused;
 };
 
-RewriteResult rewrite_source(std::string_view source);
+// `counted`: the compile counts memory accesses (-fsanitize=kernel-address); code the count
+// cannot see is then an error (uncounted_access.h), reported as `refused`.
+RewriteResult rewrite_source(std::string_view source, bool counted = false);
+
+// emu-rewrite's exit status (and so emu-cxx's) when the only errors are code a counted compile
+// refuses: labgrade names that cause rather than "does not compile" (grader/build).
+inline constexpr int kExitUncountedAccess = 65;
 
 // `file:line: warning: message`, the form compilers and editors recognise.
 std::string format_warning(const Warning& w);

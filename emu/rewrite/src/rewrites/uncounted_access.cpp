@@ -1,0 +1,149 @@
+#include "uncounted_access.h"
+
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "brackets.h"
+
+namespace emu::rewrite {
+namespace {
+
+bool is_asm_keyword(const Token& t) { return t.is("asm") || t.is("__asm") || t.is("__asm__"); }
+
+// tokens[at] is an asm keyword naming a declaration's symbol: `declarator asm("name")`. After a
+// function declarator's `)` (not a condition's), a variable's name, an array's `]`, or a
+// qualifier (`const`, `noexcept`), and followed by string literals in parentheses only.
+bool is_asm_label(const std::vector<Token>& tokens, std::size_t at) {
+  if (at == 0 || at + 1 >= tokens.size() || !tokens[at + 1].is("(")) return false;
+  const std::size_t close = match_forward(tokens, at + 1);
+  if (close == kNoMatch || close == at + 2) return false;
+  for (std::size_t i = at + 2; i < close; ++i)
+    if (tokens[i].kind != TokenKind::kString) return false;
+  const Token& before = tokens[at - 1];
+  if (before.is("]")) return true;
+  if (before.kind == TokenKind::kIdentifier)
+    return !before.is("else") && !before.is("do") && !before.is("return");
+  if (!before.is(")")) return false;
+  const std::size_t open = match_backward(tokens, at - 1);
+  if (open == kNoMatch || open == 0) return false;
+  const Token& head = tokens[open - 1];
+  return !(head.is("if") || head.is("while") || head.is("for") || head.is("switch"));
+}
+
+// The counting copy a copy builtin is rewritten to, or nullptr.
+const char* counted_copy(std::string_view name) {
+  if (name == "__builtin_memcpy") return "__emu_device_memcpy";
+  if (name == "__builtin_memmove") return "__emu_device_memmove";
+  if (name == "__builtin_memset") return "__emu_device_memset";
+  return nullptr;
+}
+
+// A string literal that asks for inline string operations (target attributes and pragmas).
+bool names_string_op_strategy(std::string_view literal) {
+  return literal.find("stringop") != std::string_view::npos ||
+         literal.find("strategy") != std::string_view::npos;
+}
+
+// `#pragma GCC optimize ...` or `#pragma GCC target ("...stringop...")`.
+bool is_refused_pragma(std::string_view directive) {
+  static const std::regex optimize(R"(^#\s*pragma\s+GCC\s+optimize\b)");
+  static const std::regex target(R"(^#\s*pragma\s+GCC\s+target\b)");
+  const std::string text(directive);
+  return std::regex_search(text, optimize) ||
+         (std::regex_search(text, target) && names_string_op_strategy(text));
+}
+
+// The indices of attribute names: each name of an `__attribute__((a, b(x)))` list and of a
+// `[[a, gnu::b(x)]]` list (the name after a namespace's `::`).
+std::vector<std::size_t> attribute_names(const std::vector<Token>& tokens) {
+  std::vector<std::size_t> names;
+  auto collect = [&](std::size_t first, std::size_t close) {
+    int depth = 0;
+    bool expect_name = true;
+    for (std::size_t j = first; j < close; ++j) {
+      const Token& t = tokens[j];
+      if (t.is("(") || t.is("[") || t.is("{")) ++depth;
+      if (t.is(")") || t.is("]") || t.is("}")) --depth;
+      if (depth != 0) continue;
+      if (t.is(",")) {
+        expect_name = true;
+      } else if (expect_name && t.kind == TokenKind::kIdentifier) {
+        const bool scoped = j + 2 < close && tokens[j + 1].is("::");
+        names.push_back(scoped ? j + 2 : j);
+        if (scoped) j += 2;
+        expect_name = false;
+      }
+    }
+  };
+  for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if ((t.is("__attribute__") || t.is("__attribute")) && tokens[i + 1].is("(") &&
+        tokens[i + 2].is("(")) {
+      const std::size_t close = match_forward(tokens, i + 2);
+      if (close != kNoMatch) collect(i + 3, close);
+    } else if (t.is("[") && tokens[i + 1].is("[") && adjacent(t, tokens[i + 1])) {
+      const std::size_t close = match_forward(tokens, i + 1);
+      if (close != kNoMatch) collect(i + 2, close);
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+PassResult find_uncounted_accesses(const Source& src) {
+  static const std::regex no_instrumentation("(__)?no_(sanitize\\w*|address_safety_analysis)(__)?");
+  const std::string strategy =
+      "asks g++ to copy or compare memory with inline string instructions, which the grader's "
+      "CPU backend cannot count; remove it";
+  PassResult out;
+  bool attribute_seen = false, builtin_seen = false, asm_seen = false, strategy_seen = false;
+  auto refuse_once = [&](bool& seen, std::size_t offset, std::string message) {
+    if (seen) return;
+    seen = true;
+    out.errors.push_back({offset, std::move(message)});
+  };
+  const std::vector<Token>& tokens = src.tokens;
+
+  for (const std::size_t i : attribute_names(tokens)) {
+    const Token& t = tokens[i];
+    const std::string name(t.text);
+    if (std::regex_match(name, no_instrumentation))
+      refuse_once(attribute_seen, t.begin,
+                  "`" + name +
+                      "` switches off the count of a function's memory accesses, which the "
+                      "grader's CPU backend checks kernels by; remove it");
+    const bool target = (name == "target" || name == "__target__") && i + 2 < tokens.size() &&
+                        tokens[i + 1].is("(") && tokens[i + 2].kind == TokenKind::kString &&
+                        names_string_op_strategy(tokens[i + 2].text);
+    if (name == "optimize" || name == "__optimize__" || target)
+      refuse_once(strategy_seen, t.begin, "the `" + name + "` attribute " + strategy);
+  }
+
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind == TokenKind::kDirective && is_refused_pragma(t.text))
+      refuse_once(strategy_seen, t.begin, "this pragma " + strategy);
+    if (t.kind != TokenKind::kIdentifier) continue;
+    const std::string name(t.text);
+    if (const char* counted = counted_copy(name)) {
+      out.edits.push_back({t.begin, t.end, counted});
+    } else if (name.rfind("__builtin_ia32_", 0) == 0 || name == "__builtin_apply" ||
+               name == "__builtin_apply_args" || name == "__builtin_return") {
+      refuse_once(builtin_seen, t.begin,
+                  "`" + name +
+                      "`: x86 intrinsics (<immintrin.h>, <xmmintrin.h> and their kin) and "
+                      "__builtin_apply read memory the grader's CPU backend cannot count, and no "
+                      "GPU runs them; load with plain C++ (float4 for four floats at once)");
+    } else if (is_asm_keyword(t) && !is_asm_label(tokens, i)) {
+      refuse_once(asm_seen, t.begin,
+                  "inline assembly: the grader's CPU backend cannot count the memory it reads and "
+                  "writes, and CPU instructions do not run on a GPU; write it in C++");
+    }
+  }
+  return out;
+}
+
+}  // namespace emu::rewrite

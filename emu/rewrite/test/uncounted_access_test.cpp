@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rewrite.h"
+
+namespace emu::rewrite {
+namespace {
+
+// What a counted compile refuses in `src`, one `file:line: error: ...` line each.
+std::string refused(std::string_view src) {
+  std::string out;
+  for (const Warning& e : rewrite_source(src, /*counted=*/true).refused)
+    out += format_error(e) + "\n";
+  return out;
+}
+
+TEST(UncountedAccess, AttributesThatSwitchOffTheCountAreRefusedInEverySpelling) {
+  for (const char* attribute :
+       {"__attribute__((no_sanitize_address))", "__attribute__((__no_sanitize_address__))",
+        "__attribute__((no_sanitize(\"kernel-address\")))", "[[gnu::no_sanitize_address]]",
+        "__attribute__((no_address_safety_analysis))"}) {
+    const std::string src = std::string("# 1 \"m.cu\"\n\n") + attribute +
+                            " float unseen(const float* p) { return *p; }\n";
+    const std::string out = refused(src);
+    EXPECT_EQ(out.rfind("m.cu:2: error: `", 0), 0u) << attribute << "\n" << out;
+    EXPECT_NE(out.find("switches off the count"), std::string::npos) << out;
+  }
+}
+
+TEST(UncountedAccess, AssemblyStatementsAreRefusedAndLabelsAllowed) {
+  EXPECT_NE(refused("# 1 \"m.cu\"\nfloat f(const float* p) { float r; asm(\"movss (%1), %0\" : "
+                    "\"=x\"(r) : \"r\"(p)); return r; }\n")
+                .find("m.cu:1: error: inline assembly"),
+            std::string::npos);
+  EXPECT_NE(refused("void g() { __asm__ volatile(\"nop\"); }\n").find("inline assembly"),
+            std::string::npos);
+  EXPECT_NE(refused("void g(int c) { if (c) __asm__(\"nop\"); }\n").find("inline assembly"),
+            std::string::npos);
+  EXPECT_NE(refused("__asm__(\".globl h\\nh: ret\");\n").find("inline assembly"),
+            std::string::npos);
+  // The C library's headers rename functions with asm labels; register variables name registers.
+  EXPECT_EQ(refused("extern int sscanf(const char*, const char*, ...) noexcept(true) __asm__ (\"\" "
+                    "\"__isoc99_sscanf\");\n"
+                    "extern char* strchr(char* s, int c) noexcept (true) __asm (\"strchr\") "
+                    "__attribute__((__pure__));\n"
+                    "int counter asm(\"my_counter\");\n"),
+            "");
+}
+
+TEST(UncountedAccess, X86BuiltinsAndBuiltinApplyAreRefused) {
+  EXPECT_NE(refused("typedef float v4 __attribute__((vector_size(16)));\n"
+                    "v4 f(v4 a, const void* p) { return __builtin_ia32_loadhps(a, p); }\n")
+                .find("x86 intrinsics"),
+            std::string::npos);
+  EXPECT_NE(refused("void f(void (*g)(), void* a) { __builtin_apply(g, a, 64); }\n")
+                .find("__builtin_apply"),
+            std::string::npos);
+}
+
+TEST(UncountedAccess, CopyBuiltinsAreSentToTheCountingCopies) {
+  const RewriteResult r = rewrite_source(
+      "void f(float* a, const float* p, int n) { __builtin_memcpy(a, p, 4 * (n > 0)); "
+      "__builtin_memmove(a, p, n); __builtin_memset(a, 0, n); }\n",
+      /*counted=*/true);
+  EXPECT_TRUE(r.refused.empty());
+  EXPECT_NE(r.text.find("__emu_device_memcpy(a, p, 4 * (n > 0))"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("__emu_device_memmove(a, p, n)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("__emu_device_memset(a, 0, n)"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("__builtin_mem"), std::string::npos) << r.text;
+  EXPECT_NE(rewrite_source("void f(void* a) { __builtin_memset(a, 0, 4); }\n")
+                .text.find("__builtin_memset"),
+            std::string::npos)
+      << "only a counted compile rewrites";
+}
+
+TEST(UncountedAccess, InlineStringOperationsAreRefused) {
+  EXPECT_NE(refused("__attribute__((noinline, optimize(\"Os\"))) void f() {}\n")
+                .find("the `optimize` attribute asks g++"),
+            std::string::npos);
+  EXPECT_NE(refused("[[gnu::target(\"inline-all-stringops\")]] void f() {}\n").find("`target`"),
+            std::string::npos);
+  EXPECT_NE(refused("#pragma GCC optimize (\"O3\")\nvoid f() {}\n").find("this pragma"),
+            std::string::npos);
+  EXPECT_NE(
+      refused("#pragma GCC target (\"memcpy-strategy=rep_byte:-1:align\")\n").find("this pragma"),
+      std::string::npos);
+  // Other targets (an FMA kernel: labgrade grades its -ffp-contract=off build) and names that
+  // only look like attributes are fine.
+  EXPECT_EQ(refused("__attribute__((target(\"fma\"))) float f(float a) { return a; }\n"
+                    "#pragma GCC target (\"avx2\")\n"
+                    "int no_sanitize_count = 0; int optimize(int x) { return optimize(x - 1); }\n"),
+            "");
+}
+
+TEST(UncountedAccess, OnlyCountedCompilesRefuseAndOrdinaryKernelsPass) {
+  const char* asm_statement = "void g() { asm(\"nop\"); }\n";
+  EXPECT_TRUE(rewrite_source(asm_statement).refused.empty());
+  EXPECT_EQ(refused("__global__ void k(const float* a, float* c) {\n"
+                    "  __shared__ float tile[16];\n"
+                    "  tile[threadIdx.x] = __ldg(a + threadIdx.x);\n"
+                    "  __syncthreads();\n"
+                    "  c[threadIdx.x] = tile[15 - threadIdx.x];\n"
+                    "}\n"),
+            "");
+  // Names in strings and comments are not code.
+  EXPECT_EQ(refused("const char* s = \"asm no_sanitize_address __builtin_ia32_x\"; // asm\n"), "");
+}
+
+}  // namespace
+}  // namespace emu::rewrite
