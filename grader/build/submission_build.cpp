@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cuda_arch.h"
+#include "device_call_guard.h"
 #include "instruction_policy.h"
 #include "link_wraps.h"
 #include "student_image.h"
@@ -25,6 +26,11 @@ BuildOutcome Failure(std::string stage, std::string message) {
   out.message = std::move(message);
   return out;
 }
+
+// emu-cxx's exit status when a counted compile refuses code whose memory accesses the count
+// cannot see (emu/rewrite's kExitUncountedAccess, docs/DESIGN.md's emu contract; the test
+// SubmissionBuild.UncountedAccessIsNamed pins the two together through the real emu-cxx).
+constexpr int kEmuUncountedAccess = 65;
 
 std::string CappedOutput(const ProcessResult& r) {
   std::string text = r.output;
@@ -105,6 +111,16 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
              {"-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
               "--param=asan-instrumentation-with-call-threshold=0", "--param=asan-stack=0",
               "--param=asan-globals=0", "-U__SANITIZE_ADDRESS__"});
+  // The C library's copies, compares and string scans stay calls (device_call_guard.h sends a
+  // kernel's to the counting copies, or stops them): as builtins, g++ expands one whose size it
+  // learns after instrumenting (memcpy of `4 * (n > 0)` in a loop over n) into plain, uncounted
+  // moves. No _FORTIFY_SOURCE (Ubuntu's g++ defines it), whose inline wrappers call the
+  // __builtin___memcpy_chk family. (The __builtin_ spellings: emu-cxx, uncounted_access.h.)
+  for (const char* function : {"memcpy", "memmove", "memset", "mempcpy", "memcmp", "bcmp", "memchr",
+                               "strlen", "strnlen", "strcmp", "strncmp", "strchr", "strrchr",
+                               "strstr", "strcpy", "strncpy", "stpcpy", "strcat", "strncat"})
+    cmd.push_back(std::string("-fno-builtin-") + function);
+  cmd.push_back("-U_FORTIFY_SOURCE");
   return cmd;
 }
 
@@ -145,15 +161,45 @@ Result<std::string> SubmissionBuilder::Listing(const Command& tool, const std::s
   return r.output;
 }
 
-Result<std::vector<SymbolRefusal>> SubmissionBuilder::CheckSymbols(const std::string& object,
-                                                                   const std::string& file,
-                                                                   Backend backend) const {
+Result<std::vector<ObjectSymbol>> SubmissionBuilder::Symbols(const std::string& object,
+                                                             const std::string& file) const {
   Command nm;
   nm.argv = {"nm", "-g", object};
   nm.timeout_seconds = 30;
   const auto listing = Listing(nm, file);
   if (!listing) return MakeError(listing.error());
-  return RefusedSymbols(ParseNmListing(*listing), backend);
+  return ParseNmListing(*listing);
+}
+
+std::string SubmissionBuilder::GuardKernelCalls(const std::string& object,
+                                                const std::vector<ObjectSymbol>& symbols,
+                                                std::vector<std::string>& stub_objects) const {
+  const DeviceCallGuard guard = GuardDeviceCalls(symbols);
+  if (guard.empty()) return "";
+  const std::string renames = object + ".kernel_calls";
+  const std::string stubs = object + ".kernel_calls.s";
+  {
+    std::ofstream out(renames, std::ios::trunc);
+    out << guard.redefinitions;
+    std::ofstream asm_out(stubs, std::ios::trunc);
+    asm_out << guard.stubs;
+    if (!out.flush() || !asm_out.flush()) return "the grader could not write " + renames;
+  }
+  Command objcopy;
+  objcopy.argv = {"objcopy", "--redefine-syms=" + renames, object};
+  objcopy.timeout_seconds = 30;
+  objcopy.output_limit = 64 * 1024;
+  if (const ProcessResult r = runner_.Run(objcopy); !r.Succeeded())
+    return "objcopy failed on " + object + ": " + CappedOutput(r);
+  if (guard.stubs.empty()) return "";
+  Command assemble;
+  assemble.argv = {manifest_.cxx, "-c", stubs, "-o", stubs + ".o"};
+  assemble.timeout_seconds = 30;
+  assemble.output_limit = 64 * 1024;
+  if (const ProcessResult r = runner_.Run(assemble); !r.Succeeded())
+    return "the kernel-call stubs did not assemble: " + CappedOutput(r);
+  stub_objects.push_back(stubs + ".o");
+  return "";
 }
 
 Result<std::string> SubmissionBuilder::Disassembly(const std::string& object,
@@ -186,6 +232,8 @@ ProcessResult SubmissionBuilder::Compile(const std::string& source, const std::s
                                         Backend backend, Flavour flavour) const {
   Command compile;
   compile.argv = CompileCommand(source, object, backend, flavour);
+  // Without the checks (tests of what stands behind them), emu-cxx accepts inline assembly too.
+  if (backend == Backend::kCpu && !check_symbols_) compile.env["LABKIT_EMU_ALLOW_UNCOUNTED"] = "1";
   compile.timeout_seconds = spec_.limits.CompileSeconds();
   compile.output_limit = 64 * 1024;
   return runner_.Run(compile);
@@ -222,6 +270,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     return Failure("shadowed_header", shadow);
 
   std::vector<std::string> objects;
+  std::vector<std::string> stub_objects;  // device_call_guard.h: linked, but not the student's
   bool objects_free_of_fma = true;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
@@ -244,6 +293,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                        "compile, failed as " + file + " did (" + ToString(flavour) +
                            " build):\n" + broken);
     }
+    if (backend == Backend::kCpu && !r.timed_out && r.exit_code == kEmuUncountedAccess)
+      return Failure("uncounted_access", CappedOutput(r));  // emu's words: the cause and place
     if (!r.Succeeded()) {
       std::string why = r.timed_out ? "the compiler did not finish within " +
                                           std::to_string(int(spec_.limits.CompileSeconds())) + " s"
@@ -253,11 +304,14 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       failed.timed_out = r.timed_out;
       return failed;
     }
+    const bool cpu = backend == Backend::kCpu;
+    std::optional<Result<std::vector<ObjectSymbol>>> symbols;
+    if (check_symbols_ || cpu) symbols = Symbols(object, file);
+    if (symbols && !*symbols) return Failure("unchecked_object", symbols->error());
     if (check_symbols_) {
       // symbol_policy.h: only the library calls the labs need, and no library's names defined.
-      const auto refused = CheckSymbols(object, file, backend);
-      if (!refused) return Failure("unchecked_object", refused.error());
-      if (!refused->empty()) return Failure("forbidden_symbol", RefusalMessage(file, *refused));
+      const std::vector<SymbolRefusal> refused = RefusedSymbols(**symbols, backend);
+      if (!refused.empty()) return Failure("forbidden_symbol", RefusalMessage(file, refused));
       // instruction_policy.h: no system call but through an allowed library function.
       const auto listing = Disassembly(object, file);
       if (!listing) return Failure("unchecked_object", listing.error());
@@ -268,6 +322,12 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     } else {
       objects_free_of_fma = false;  // not read: nothing is known
     }
+    // device_call_guard.h: a kernel's library calls counted or stopped, after the checks above
+    // have read the object's own names.
+    if (cpu)
+      if (const std::string broken = GuardKernelCalls(object, **symbols, stub_objects);
+          !broken.empty())
+        return Failure("toolchain", broken);
     objects.push_back(object);
   }
 
@@ -275,7 +335,9 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   out.free_of_fma = objects_free_of_fma;
   out.executable = work_dir + "/harness";
   Command link;
-  link.argv = LinkCommand(objects, out.executable, backend);
+  std::vector<std::string> linked = objects;
+  linked.insert(linked.end(), stub_objects.begin(), stub_objects.end());
+  link.argv = LinkCommand(linked, out.executable, backend);
   if (flavour == Flavour::kThreadSanitizer)
     link.argv.insert(link.argv.begin() + 1, "-fsanitize=thread");
   link.timeout_seconds = 120;

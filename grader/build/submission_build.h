@@ -22,6 +22,8 @@ struct BuildOutcome {
   // What failed: "missing_file", "unreadable_file" (a FIFO, a link, a directory, too large),
   // "shadowed_header" (a changed copy of the lab's frozen header in the folder), "compile",
   // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself),
+  // "uncounted_access" (CPU backend: code its count of memory accesses cannot see, in emu-cxx's
+  // words),
   // "unchecked_object" (nm's or objdump's listing of it could not be read whole), "link",
   // "toolchain".
   std::string stage;
@@ -73,8 +75,13 @@ class SubmissionBuilder {
   // What `tool` (nm, objdump) lists of the object of `file`: "" where the tool is missing, an
   // error where the listing could not be read whole.
   Result<std::string> Listing(const Command& tool, const std::string& file) const;
-  Result<std::vector<SymbolRefusal>> CheckSymbols(const std::string& object,
-                                                  const std::string& file, Backend backend) const;
+  // `nm -g` of the object (symbol_policy.h reads it, and device_call_guard.h on the CPU backend).
+  Result<std::vector<ObjectSymbol>> Symbols(const std::string& object,
+                                            const std::string& file) const;
+  // CPU backend: renames the object's library calls (device_call_guard.h) and assembles the stubs
+  // they need into `stub_objects`. "" when done, else what went wrong (the kit's fault).
+  std::string GuardKernelCalls(const std::string& object, const std::vector<ObjectSymbol>& symbols,
+                               std::vector<std::string>& stub_objects) const;
   // objdump's listing of the object's machine code (instruction_policy.h reads it).
   Result<std::string> Disassembly(const std::string& object, const std::string& file) const;
   // "" when the compiler compiles a file of the kit's own, written into `work_dir`, the way it

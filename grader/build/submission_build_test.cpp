@@ -18,6 +18,7 @@ class FakeRunner : public ProcessRunner {
  public:
   std::vector<Command> commands;
   int fail_at = -1;  // index of the command that fails
+  int failure_code = 1;  // its exit status
   std::string broken;  // a program (argv[0]) that fails every time
   std::string failure_output = "matmul.cu:3:1: error: expected ';'";
   std::map<std::string, std::string> output_of;   // program (argv[0]) -> what it prints
@@ -28,7 +29,9 @@ class FakeRunner : public ProcessRunner {
     ProcessResult r;
     r.started = command.argv.at(0) != missing;
     r.exit_code =
-        static_cast<int>(commands.size()) - 1 == fail_at || command.argv.at(0) == broken ? 1 : 0;
+        static_cast<int>(commands.size()) - 1 == fail_at || command.argv.at(0) == broken
+            ? failure_code
+            : 0;
     if (r.exit_code != 0) r.output = failure_output;
     if (const auto it = output_of.find(command.argv.at(0)); it != output_of.end())
       r.output = it->second;
@@ -202,6 +205,74 @@ TEST(SubmissionBuild, TheCpuBackendsGradedBuildsCallTheAccessHooks) {
     EXPECT_EQ(Holds(compile, "-fsanitize=thread"), tsan) << ToString(flavour);
     EXPECT_EQ(Holds(compile, "-ffp-contract=off"), flavour == Flavour::kNoFma);
   }
+}
+
+// emu-cxx's own words for code a counted compile refuses (inline assembly, say): the message's
+// first line is the cause and its place, not "does not compile".
+TEST(SubmissionBuild, UncountedAccessIsNamed) {
+  Folders f;
+  FakeRunner runner;
+  runner.fail_at = 0;
+  runner.failure_code = 65;
+  runner.failure_output = "matmul.cu:9: error: inline assembly: the grader's CPU backend ...";
+  const BuildOutcome out = BuildIn(f, runner);
+  EXPECT_EQ(out.stage, "uncounted_access");
+  EXPECT_EQ(out.message.rfind("matmul.cu:9: error: inline assembly", 0), 0u) << out.message;
+}
+
+// Without the symbol and instruction checks (red-team cases testing what stands behind them),
+// emu-cxx is told to accept inline assembly too; with them, it is not.
+TEST(SubmissionBuild, OnlyAnUncheckedBuildLetsEmuAcceptUncountedCode) {
+  Folders f;
+  const LabSpec spec = TinySpec();
+  for (const bool checked : {true, false}) {
+    FakeRunner runner;
+    SubmissionBuilder builder(runner, f.manifest, spec);
+    builder.set_check_symbols(checked);
+    builder.Build(f.src, f.root + "/work", Backend::kCpu, Flavour::kDefault);
+    ASSERT_FALSE(runner.commands.empty());
+    EXPECT_EQ(runner.commands.front().env.count("LABKIT_EMU_ALLOW_UNCOUNTED"), checked ? 0u : 1u);
+  }
+}
+
+// device_call_guard.h: the object's library calls renamed before the link (counted copies, stubs
+// for host-only functions), the stubs assembled and linked, but not listed as the student's.
+TEST(SubmissionBuild, KernelCallsAreGuardedBeforeTheLinkOnTheCpuBackend) {
+  Folders f;
+  FakeRunner runner;
+  runner.output_of["nm"] = "                 U memcpy\n                 U sinf\n"
+                           "                 U strlen\n0000000000000000 T _Z12matmul_tiledPKfS0_Pfiii\n";
+  const BuildOutcome out = BuildIn(f, runner);
+  ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
+  const std::string object = f.root + "/work/matmul.cu.o";
+  std::vector<std::string> objcopy, assemble, link;
+  for (const Command& c : runner.commands) {
+    if (c.argv.at(0) == "objcopy") objcopy = c.argv;
+    if (c.argv.at(0) == "g++" && Holds(c.argv, "-c")) assemble = c.argv;
+    if (c.argv.at(0) == "g++" && Holds(c.argv, "-o") && Holds(c.argv, out.executable)) link = c.argv;
+  }
+  ASSERT_EQ(objcopy, (std::vector<std::string>{"objcopy",
+                                               "--redefine-syms=" + object + ".kernel_calls",
+                                               object}));
+  std::ifstream renames(object + ".kernel_calls");
+  const std::string text((std::istreambuf_iterator<char>(renames)), {});
+  EXPECT_EQ(text, "memcpy __emu_device_memcpy\nstrlen __emu_guard_strlen\n");
+  ASSERT_FALSE(assemble.empty());
+  EXPECT_TRUE(Holds(assemble, object + ".kernel_calls.s"));
+  EXPECT_TRUE(Holds(link, object + ".kernel_calls.s.o"));
+  EXPECT_TRUE(Holds(link, object));
+}
+
+TEST(SubmissionBuild, TheGpuBackendRenamesNothing) {
+  Folders f;
+  f.manifest.nvcc = "nvcc";
+  f.manifest.gpu_libs["03_tiled_matmul"] = {"lab.a"};
+  FakeRunner runner;
+  runner.output_of["nm"] = "                 U strlen\n";
+  const LabSpec spec = TinySpec();
+  SubmissionBuilder builder(runner, f.manifest, spec);
+  builder.Build(f.src, f.root + "/work", Backend::kGpu, Flavour::kDefault);
+  for (const Command& c : runner.commands) EXPECT_NE(c.argv.at(0), "objcopy");
 }
 
 // free_of_fma only where objdump listed every object of x86-64 code and none held an FMA: the

@@ -67,6 +67,8 @@ constexpr const char* kRaceAnnotations =
 struct FamilyText {
   const char* pattern;  // ECMAScript regex, matched against the whole name
   const char* why;      // nullptr: allowed
+  // On the CPU backend, what a call of an allowed function from kernel code does (InKernel).
+  InKernel in_kernel = InKernel::kHostOnly;
 };
 
 // Refused on both backends, looked at before anything is allowed.
@@ -161,9 +163,13 @@ constexpr const char* kCudaRuntime =
 // containers, exceptions, clocks, the compiler's own support code.
 const FamilyText kAllowed[] = {
     // Printing to the terminal: only stdout and stderr can be named, since no file can be opened.
-    {"printf|vprintf|puts|putchar|fputs|fputc|putc|fwrite|fflush|fprintf|vfprintf|snprintf|"
-     "sprintf|vsnprintf|vsprintf|perror|setvbuf|setbuf|stdout|stderr|stdin|__(v?f?s?n?)printf_chk|"
-     "__isoc99_sscanf|sscanf",
+    // Kernels may print too (CUDA's device printf); what is printed cannot come back to them.
+    {"printf|vprintf|puts|putchar|fputs|fputc|putc|fwrite|fflush|fprintf|vfprintf|perror|"
+     "stdout|stderr|stdin|__(v?f?)printf_chk",
+     nullptr, InKernel::kCallable},
+    // Into memory, or out of it: host code only.
+    {"snprintf|sprintf|vsnprintf|vsprintf|setvbuf|setbuf|__v?sn?printf_chk|__isoc99_sscanf|"
+     "sscanf",
      nullptr},
     // <cmath>, float and double (and long double) variants.
     {"(a?(sin|cos|tan)h?|atan2|exp|exp2|expm1|log|log2|log10|log1p|logb|ilogb|pow|sqrt|cbrt|hypot|"
@@ -171,13 +177,20 @@ const FamilyText kAllowed[] = {
      "nearbyint|copysign|ldexp|frexp|modf|scalbn|scalbln|erfc?|tgamma|lgamma|remainder|remquo|"
      "nextafter|nan|sincos)[fl]?|__(fpclassify|isinf|isnan|finite|signbit)[fl]?|"
      "__.*_finite",
-     nullptr},
-    {"abort|exit|malloc|calloc|realloc|free|aligned_alloc|posix_memalign|memcpy|memmove|memset|"
-     "memcmp|memchr|strlen|strnlen|strcmp|strncmp|strchr|strrchr|strstr|strcpy|strncpy|strcat|"
-     "strncat|strdup|strerror|strto(l|ul|ll|ull|f|d|ld)|ato(i|l|ll|f)|abs|labs|llabs|qsort|bsearch|"
-     "rand|srand|rand_r|clock|clock_gettime|time|gettimeofday|__assert_fail|__stack_chk_fail|"
-     "__errno_location|__memcpy_chk|__memset_chk|__memmove_chk|__strcpy_chk|__strcat_chk|"
-     "__strncpy_chk|__explicit_bzero_chk|isalpha|isdigit|isspace|toupper|tolower|__ctype_b_loc|"
+     nullptr, InKernel::kCallable},
+    // What CUDA device code may call as well (malloc, free, assert; abort for __trap).
+    {"abort|malloc|calloc|realloc|free|aligned_alloc|posix_memalign|abs|labs|llabs|"
+     "__assert_fail|__stack_chk_fail|__errno_location",
+     nullptr, InKernel::kCallable},
+    // Device code may copy and fill memory, and read a clock. The C library copies uninstrumented
+    // and its clock is the process's: a kernel's call goes to the emulator's version
+    // (device_call_guard.h).
+    {"memcpy|memmove|memset|__memcpy_chk|__memset_chk|__memmove_chk|clock", nullptr,
+     InKernel::kEmulated},
+    {"exit|memcmp|memchr|strlen|strnlen|strcmp|strncmp|strchr|strrchr|strstr|strcpy|strncpy|"
+     "strcat|strncat|strdup|strerror|strto(l|ul|ll|ull|f|d|ld)|ato(i|l|ll|f)|qsort|bsearch|rand|"
+     "srand|rand_r|clock_gettime|time|gettimeofday|__strcpy_chk|__strcat_chk|__strncpy_chk|"
+     "__explicit_bzero_chk|isalpha|isdigit|isspace|toupper|tolower|__ctype_b_loc|"
      "__ctype_tolower_loc|__ctype_toupper_loc",
      nullptr},
     // The compiler's support code: exceptions, guards of local statics, static destructors
@@ -190,7 +203,7 @@ const FamilyText kAllowed[] = {
      // libgcc's helpers: __builtin_popcount without -mpopcnt, 128-bit division, complex maths.
      "__(popcount|parity|clz|ctz|ffs|bswap)[sdt]i2|__(u?div|u?mod|mul)[sdt]i3|__powi[sdtx]f2|"
      "__(mul|div)[sdtx]c3",
-     nullptr},
+     nullptr, InKernel::kCallable},
     // operator new and delete; std::__throw_*, std::terminate; exceptions and type information.
     {"_Z(nw|na|dl|da)[A-Za-z0-9_]*|_ZSt[0-9]+__throw_[a-z_]+.*|_ZSt9terminatev|"
      "_ZTVN10__cxxabiv1[0-9]+__(si_|vmi_|fundamental_|pointer_)?(class_)?type_infoE|"
@@ -200,7 +213,7 @@ const FamilyText kAllowed[] = {
      "overflow_error|underflow_error|range_error|domain_error)[A-Za-z0-9_]*|"
      "_ZNSt13runtime_error.*|_ZNSt11logic_error.*|_ZNSt12out_of_range.*|"
      "_ZNSt16invalid_argument.*|_ZNSt12length_error.*",
-     nullptr},
+     nullptr, InKernel::kCallable},
     // std::string, std::stringstream and the containers' out-of-line helpers.
     {"_Z(N|NK|TV|TT|TI|TS)St7__cxx11(12basic_string|15basic_stringbuf|18basic_stringstream|"
      "19basic_ostringstream|19basic_istringstream)I.*|_ZStpl.*|_ZNSt7__cxx119to_string.*|"
@@ -233,21 +246,26 @@ const FamilyText kGpuAllowed[] = {
 // warp functions, symbols, occupancy), the thread-index globals, and the listed runtime calls.
 const FamilyText kCpuAllowed[] = {
     {"_ZN3emu6detail(6launch|13barrier_block|12barrier_warp|12thread_fence|13warp_exchange|"
-     "18warp_exchange_done|10live_lanes|13poison_shared|16block_generation|17dynamic_smem_base|"
-     "14copy_to_symbol|16copy_from_symbol|24max_potential_block_size)[A-Z].*|"
-     "_ZN3emu6detail16block_generationE|_ZN3emu6detail17dynamic_smem_baseE|"
+     "18warp_exchange_done|10live_lanes|13poison_shared|16block_generation|17dynamic_smem_base)"
+     "[A-Z].*|_ZN3emu6detail16block_generationE|_ZN3emu6detail17dynamic_smem_baseE|"
      "threadIdx|blockIdx|blockDim|gridDim|_Z7clock64v",
+     nullptr, InKernel::kCallable},
+    // cudaMemcpyToSymbol and the occupancy API after the rewrite: host code's.
+    {"_ZN3emu6detail(14copy_to_symbol|16copy_from_symbol|24max_potential_block_size)[A-Z].*",
      nullptr},
     // What -fsanitize=thread adds to every access and function (labgrade check --tsan).
     {"__tsan_(init|func_entry|func_exit|(unaligned_|volatile_)?(read|write)(1|2|4|8|16)(_pc)?|"
      "(read|write)_range(_pc)?|vptr_update|vptr_read|atomic(8|16|32|64|128)_[a-z_]+|"
      "atomic_thread_fence|atomic_signal_fence|mem(cpy|set|move))",
-     nullptr},
+     nullptr, InKernel::kCallable},
     // What the graded builds' kernel-AddressSanitizer instrumentation adds to every access, which
     // emu's runtime answers by counting (emu/runtime/src/access_hooks.cpp).
     {"__asan_((load|store)(1|2|4|8|16|N)_noabort|handle_no_return|before_dynamic_init|"
      "after_dynamic_init)",
-     nullptr},
+     nullptr, InKernel::kCallable},
+    // The emulator's copies, which __builtin_memcpy and kin are rewritten to (emu/rewrite's
+    // uncounted_access.h).
+    {"__emu_device_(memcpy|memmove|memset)", nullptr, InKernel::kCallable},
     {kCudaRuntime, nullptr},
 };
 
@@ -284,8 +302,8 @@ template <std::size_t N>
 Families Compile(const FamilyText (&families)[N]) {
   Families out;
   for (const FamilyText& f : families)
-    out.push_back(
-        {std::regex(std::string("^(?:") + f.pattern + ")$", std::regex::optimize), f.why});
+    out.push_back({std::regex(std::string("^(?:") + f.pattern + ")$", std::regex::optimize), f.why,
+                   f.in_kernel});
   return out;
 }
 

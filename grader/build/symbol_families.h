@@ -11,9 +11,20 @@
 namespace labkit {
 namespace symbol_families {
 
+// What a call of an allowed function from kernel code does on the CPU backend, where kernels are
+// native code and the C library is not instrumented (device_call_guard.h).
+enum class InKernel {
+  kHostOnly,  // not device code on a GPU: the kernel's call ends the run, named ("host_call")
+  kCallable,  // device code may call it (maths, printf, malloc, barriers) or it is data
+  // Sent to the emulator's own version, __emu_device_<name>: memcpy, memmove and memset count the
+  // bytes they move; clock reads the emulator's clock, which in kernels is no wall clock.
+  kEmulated,
+};
+
 struct Family {
   std::regex pattern;
   const char* why;  // nullptr: allowed
+  InKernel in_kernel = InKernel::kHostOnly;
 };
 using Families = std::vector<Family>;
 
