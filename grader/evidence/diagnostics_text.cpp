@@ -165,6 +165,14 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
     return "memory just outside a device buffer was overwritten" + where + ": " +
            Text(d, "detail") + ". Usual cause: a store into C without a bounds check.";
   }
+  if (kind == "host_call_in_kernel") {
+    const std::string function = DemangleSymbol(Text(d, "function", "a library function"));
+    return "a call of " + function + where + at + ", which only host code may make: a kernel "
+           "can call __device__ functions (maths, printf, malloc, memcpy and memset among them), "
+           "and nvcc refuses this one (\"calling a __host__ function from a __global__ function "
+           "is not allowed\"). The CPU backend compiles kernels as host code, so it stops the "
+           "call when it runs. Do the work in the kernel itself.";
+  }
   if (kind == "stack_overflow") {
     return "a GPU thread ran out of stack" + where + at +
            ": very large local arrays or deep recursion in a kernel.";

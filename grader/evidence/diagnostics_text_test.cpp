@@ -98,6 +98,20 @@ TEST(DiagnosticsText, DivergentBarrierSaysWhatToDo) {
   EXPECT_NE(text.find("do not return early"), std::string::npos);
 }
 
+TEST(DiagnosticsText, AHostCallInAKernelNamesTheFunctionAndTheKernel) {
+  const auto d = nlohmann::json::parse(
+      R"({"kind": "host_call_in_kernel", "function": "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE12_M_constructEmc",
+          "kernel": "_Z19matmul_tiled_kernelPKfS0_Pfiii", "block": [1, 0, 0], "thread": [2, 3, 0]})");
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
+  EXPECT_EQ(text.rfind("a call of std::__cxx11::basic_string<char, std::char_traits<char>, "
+                       "std::allocator<char> >::_M_construct(unsigned long, char) in matmul_tiled_kernel(",
+                       0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("thread (2,3,0) of block (1,0,0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("only host code may make"), std::string::npos) << text;
+}
+
 TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
   const std::string log =
       "========= COMPUTE-SANITIZER\n"
