@@ -11,6 +11,7 @@
 
 #define LABKIT_EMU 1
 
+#include "labkit_emu/device_copies.h"  // first: see there
 #include "labkit_emu/atomics.h"
 #include "labkit_emu/device_functions.h"
 #include "labkit_emu/launch.h"

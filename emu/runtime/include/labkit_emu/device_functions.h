@@ -15,14 +15,6 @@
 // The coordinates of the CUDA thread running now. They are real thread-local variables (not
 // macros): the scheduler stores the next thread's coordinates before switching to its fiber, and
 // since a block's fibers never leave their OS thread, reading them is one TLS load.
-// The C library's memcpy, memmove and memset, counting the bytes they move in a counted run
-// (emu/runtime/src/instrument/access_hooks.cpp). A counted compile sends the student's calls here:
-// __builtin_memcpy and kin by the rewrite (emu/rewrite's uncounted_access.h), memcpy and kin by
-// labgrade's renaming of the object's references (grader/build/device_call_guard.h).
-extern "C" void* __emu_device_memcpy(void* dst, const void* src, size_t n);
-extern "C" void* __emu_device_memmove(void* dst, const void* src, size_t n);
-extern "C" void* __emu_device_memset(void* dst, int value, size_t n);
-
 extern __thread uint3 threadIdx;
 extern __thread uint3 blockIdx;
 extern __thread dim3 blockDim;

@@ -1,0 +1,13 @@
+// The C library's memcpy, memmove and memset, counting the bytes they move in a counted run
+// (emu/runtime/src/instrument/access_hooks.cpp). A counted compile sends the student's calls here:
+// __builtin_memcpy and kin by the rewrite (emu/rewrite's uncounted_access.h), memcpy and kin by
+// labgrade's renaming of the object's references (grader/build/device_call_guard.h).
+//
+// Declared before any other header (cuda_emu.h includes this one first): the C++ library's
+// templates (std::fill, std::copy) call __builtin_memset and kin, which the rewrite turns into
+// these names, and a template's names must be declared where the template is defined.
+#pragma once
+
+extern "C" void* __emu_device_memcpy(void* dst, const void* src, __SIZE_TYPE__ n);
+extern "C" void* __emu_device_memmove(void* dst, const void* src, __SIZE_TYPE__ n);
+extern "C" void* __emu_device_memset(void* dst, int value, __SIZE_TYPE__ n);
