@@ -411,6 +411,7 @@ int main(int argc, char** argv) {
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
     mode.plan_dir = dir;
     mode.image = student_image(request);
+    labkit::replay::CountVariablesAsGlobalMemory(mode.image);
     const ExerciseRef ref = parse_exercise(request.at("exercise"));
     static const auto exercises = labkit::lab_exercises();
     static const auto queries = labkit::lab_queries();

@@ -7,6 +7,9 @@
 
 #include "labkit/cuda_check.cuh"
 #include "replay_recorder.h"
+#ifdef __LABKIT_EMU__
+#include "labkit_emu/access_counts.h"
+#endif
 
 namespace labkit::replay {
 namespace {
@@ -100,6 +103,16 @@ void InitialDeviceState::Restore() const {
   for (const auto& [key, value] : OriginalAttributes())
     LABKIT_CUDA_CHECK(
         cudaFuncSetAttribute(key.first, static_cast<cudaFuncAttribute>(key.second), value));
+}
+
+void CountVariablesAsGlobalMemory(const StudentImage& image) {
+#ifdef __LABKIT_EMU__
+  for (const ImageRange& range : image.variables)
+    if (const void* variable = ImageAddress(range.offset); variable != nullptr && range.size > 0)
+      emu::detail::count_as_global_memory(variable, static_cast<std::size_t>(range.size));
+#else
+  (void)image;  // a GPU's counters see device memory wherever it lies
+#endif
 }
 
 void NoteRegisteredVariable(const void* host_shadow) {

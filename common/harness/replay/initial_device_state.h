@@ -34,6 +34,12 @@ class InitialDeviceState {
   std::vector<Variable> variables_;
 };
 
+// CPU backend: names each variable of `image` (the student's own, labgrade's list) to the
+// emulator as global memory, so that the counts of the launches after it see a kernel's accesses
+// to them as a GPU's counters see its loads from device memory: a kernel that copied A and B into
+// __device__ or __constant__ arrays and computed from those shows the loads. Nothing on a GPU.
+void CountVariablesAsGlobalMemory(const StudentImage& image);
+
 // GPU backend: called for each variable the program registers with the CUDA runtime (the link
 // wrap of __cudaRegisterVar, registered_variables_gpu.cu). Only those are read there: asking the
 // runtime about any other address is an API error, which compute-sanitizer reports as a finding.

@@ -6,6 +6,7 @@
 // Not part of the force-included header: the harness reads the counts, student code never needs
 // them.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace emu {
@@ -27,7 +28,9 @@ struct AccessCounts {
   // the most of any block: not added up over blocks. With the launch's dynamic shared memory
   // apart, as ptxas reports a kernel's static shared memory.
   uint64_t static_shared_bytes = 0;
-  // Anything else a CUDA thread touched: its stack, parameters, __device__/__constant__ variables.
+  // Anything else a CUDA thread touched: its stack, its parameters. (A program's __device__ and
+  // __constant__ variables are global memory where the harness names them:
+  // count_as_global_memory.)
   uint64_t other_accesses = 0;
 
   // Adds the counts, and keeps the larger static_shared_bytes.
@@ -38,5 +41,12 @@ namespace detail {
 // The counts of the last launch made from this OS thread (all zero when it did not run), or null
 // when counting is off.
 const AccessCounts* last_launch_access_counts();
+
+// [begin, begin + bytes) is global memory for the counts of launches that start after the call,
+// as a cudaMalloc'd buffer is: a variable of the student's (`__device__`, `__constant__`, or any
+// other, which a kernel on a GPU could only reach in device memory). Without it a kernel that
+// copied A and B into such variables would compute from loads no count sees. The harness names
+// the student's variables in its replays (common/harness/driver/harness_main.cpp).
+void count_as_global_memory(const void* begin, size_t bytes);
 }  // namespace detail
 }  // namespace emu

@@ -40,9 +40,34 @@ __thread bool last_valid = false;
 __thread AccessCounts* last_counts = nullptr;
 
 bool inside(const Range& r, uintptr_t a) { return a >= r.first && a < r.second; }
+
+// count_as_global_memory's ranges, in the order they were named.
+std::mutex variables_mutex;
+std::vector<Range>& global_variables() {
+  static std::vector<Range> ranges;
+  return ranges;
+}
+
+// The device allocations and the named variables, sorted, each range once.
+std::vector<Range> global_ranges() {
+  std::vector<Range> ranges = allocation_ranges();
+  {
+    std::lock_guard<std::mutex> lock(variables_mutex);
+    ranges.insert(ranges.end(), global_variables().begin(), global_variables().end());
+  }
+  std::sort(ranges.begin(), ranges.end());
+  return ranges;
+}
 }  // namespace
 
-LaunchCounter::LaunchCounter() : buffers_(allocation_ranges()) {}
+void count_as_global_memory(const void* begin, size_t bytes) {
+  if (bytes == 0) return;
+  const auto first = reinterpret_cast<uintptr_t>(begin);
+  std::lock_guard<std::mutex> lock(variables_mutex);
+  global_variables().push_back({first, first + bytes});
+}
+
+LaunchCounter::LaunchCounter() : buffers_(global_ranges()) {}
 
 bool LaunchCounter::in_device_buffer(uintptr_t address) const {
   auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,

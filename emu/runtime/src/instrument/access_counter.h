@@ -16,7 +16,8 @@
 namespace emu::detail {
 
 // One launch: the device buffers as they were when it started (no allocation can change while
-// its kernel runs) and the total its blocks add up to.
+// its kernel runs), with the variables named as global memory (count_as_global_memory), and the
+// total its blocks add up to.
 class LaunchCounter {
  public:
   LaunchCounter();
