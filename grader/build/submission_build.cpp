@@ -29,7 +29,8 @@ BuildOutcome Failure(std::string stage, std::string message) {
 
 // emu-cxx's exit status when a counted compile refuses code whose memory accesses the count
 // cannot see (emu/rewrite's kExitUncountedAccess, docs/DESIGN.md's emu contract; the test
-// SubmissionBuild.UncountedAccessIsNamed pins the two together through the real emu-cxx).
+// RealCpuBuild.UncountedAccessIsNamedByEmuCxxsOwnStatus pins the two together through the real
+// emu-cxx).
 constexpr int kEmuUncountedAccess = 65;
 
 std::string CappedOutput(const ProcessResult& r) {
