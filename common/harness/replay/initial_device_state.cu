@@ -108,7 +108,8 @@ void InitialDeviceState::Restore() const {
 void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #ifdef __LABKIT_EMU__
   for (const ImageRange& range : image.variables)
-    if (const void* variable = ImageAddress(range.offset); variable != nullptr && range.size > 0)
+    if (const void* variable = ImageAddress(range.offset);
+        variable != nullptr && range.size >= kSmallestCountedVariable)
       emu::detail::count_as_global_memory(variable, static_cast<std::size_t>(range.size));
 #else
   (void)image;  // a GPU's counters see device memory wherever it lies

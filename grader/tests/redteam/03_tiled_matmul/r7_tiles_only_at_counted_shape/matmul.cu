@@ -1,13 +1,12 @@
 // Lab 03, both tiled exercises.
 //
-// lab.yaml says where the technique is counted: technique.measured.shape, 64 x 64 x 64, the same
-// for every student and every seed. The host function launches a tiled kernel for that shape
-// and the rows kernel for every other; 64 x 64 x 64 is also one of the graded shapes, and the
-// tiled kernel is right there too.
+// lab.yaml says where the technique is counted: technique.measured.shape, 144 x 144 x 144, the
+// same for every student and every seed. The host function launches a tiled kernel for that shape
+// and the rows kernel for every other.
 #include "matmul_lab.cuh"
 
 namespace {
-bool counted(int m, int n, int k) { return m == 64 && n == 64 && k == 64; }
+bool counted(int m, int n, int k) { return m == 144 && n == 144 && k == 144; }
 }  // namespace
 
 __global__ void matmul_rows_kernel(const float* A, const float* B, float* C, int m, int n, int k) {
