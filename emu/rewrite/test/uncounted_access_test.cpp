@@ -19,6 +19,7 @@ TEST(UncountedAccess, AttributesThatSwitchOffTheCountAreRefusedInEverySpelling) 
   for (const char* attribute :
        {"__attribute__((no_sanitize_address))", "__attribute__((__no_sanitize_address__))",
         "__attribute__((no_sanitize(\"kernel-address\")))", "[[gnu::no_sanitize_address]]",
+        "[[using gnu: no_sanitize_address]]",
         "__attribute__((no_address_safety_analysis))"}) {
     const std::string src = std::string("# 1 \"m.cu\"\n\n") + attribute +
                             " float unseen(const float* p) { return *p; }\n";

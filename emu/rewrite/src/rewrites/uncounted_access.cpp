@@ -56,7 +56,8 @@ bool is_refused_pragma(std::string_view directive) {
 }
 
 // The indices of attribute names: each name of an `__attribute__((a, b(x)))` list and of a
-// `[[a, gnu::b(x)]]` list (the name after a namespace's `::`).
+// `[[a, gnu::b(x)]]` list (the name after a namespace's `::`, and after C++17's
+// `[[using gnu: b]]`).
 std::vector<std::size_t> attribute_names(const std::vector<Token>& tokens) {
   std::vector<std::size_t> names;
   auto collect = [&](std::size_t first, std::size_t close) {
@@ -67,7 +68,7 @@ std::vector<std::size_t> attribute_names(const std::vector<Token>& tokens) {
       if (t.is("(") || t.is("[") || t.is("{")) ++depth;
       if (t.is(")") || t.is("]") || t.is("}")) --depth;
       if (depth != 0) continue;
-      if (t.is(",")) {
+      if (t.is(",") || t.is(":")) {
         expect_name = true;
       } else if (expect_name && t.kind == TokenKind::kIdentifier) {
         const bool scoped = j + 2 < close && tokens[j + 1].is("::");
