@@ -2,24 +2,14 @@
 
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "resource_report.h"
-#include "symbol_families.h"
 
 namespace labkit {
 namespace {
 
 using symbol_families::InKernel;
-
-// The first allowed family (C/C++ library, then the CPU backend's) that `name` is in; a name in
-// none (refused by the symbol check, or unchecked) is host code's.
-InKernel KernelUse(const std::string& name) {
-  const auto& lists = symbol_families::All();
-  for (const auto* families : {&lists.allowed, &lists.cpu_allowed})
-    for (const symbol_families::Family& f : *families)
-      if (f.why == nullptr && std::regex_match(name, f.pattern)) return f.in_kernel;
-  return InKernel::kHostOnly;
-}
 
 // The stub for `name`: on to the real function, or, on an OS thread running a kernel's block
 // (emu's __emu_kernel_running, set by its scheduler), to the report, with the name and the
@@ -27,33 +17,23 @@ InKernel KernelUse(const std::string& name) {
 std::string Stub(const std::string& name, std::size_t index) {
   const std::string stub = "__emu_guard_" + name;
   const std::string label = ".Lemu_guard_name" + std::to_string(index);
-  return "\t.section .text." + stub +
-         ",\"ax\",@progbits\n"
-         "\t.globl " +
-         stub +
-         "\n"
-         "\t.type " +
-         stub + ", @function\n" + stub +
-         ":\n"
-         "\tmovq __emu_kernel_running@gottpoff(%rip), %r11\n"
-         "\tcmpb $0, %fs:(%r11)\n"
-         "\tjne 1f\n"
-         "\tjmp " +
-         name +
-         "\n"
-         "1:\tleaq " +
-         label +
-         "(%rip), %rdi\n"
-         "\tmovq (%rsp), %rsi\n"
-         "\tjmp __emu_host_call_in_kernel\n"
-         "\t.size " +
-         stub + ", .-" + stub +
-         "\n"
-         "\t.section .rodata.str1.1,\"aMS\",@progbits,1\n" +
-         label +
-         ":\n"
-         "\t.string \"" +
-         name + "\"\n";
+  std::ostringstream s;
+  s << "\t.section .text." << stub << ",\"ax\",@progbits\n"
+    << "\t.globl " << stub << "\n"
+    << "\t.type " << stub << ", @function\n"
+    << stub << ":\n"
+    << "\tmovq __emu_kernel_running@gottpoff(%rip), %r11\n"
+    << "\tcmpb $0, %fs:(%r11)\n"
+    << "\tjne 1f\n"
+    << "\tjmp " << name << "\n"
+    << "1:\tleaq " << label << "(%rip), %rdi\n"
+    << "\tmovq (%rsp), %rsi\n"
+    << "\tjmp __emu_host_call_in_kernel\n"
+    << "\t.size " << stub << ", .-" << stub << "\n"
+    << "\t.section .rodata.str1.1,\"aMS\",@progbits,1\n"
+    << label << ":\n"
+    << "\t.string \"" << name << "\"\n";
+  return s.str();
 }
 
 }  // namespace
@@ -77,7 +57,7 @@ DeviceCallGuard GuardDeviceCalls(const std::vector<ObjectSymbol>& symbols) {
   std::set<std::string> seen;
   for (const ObjectSymbol& s : symbols) {
     if (s.type != 'U' || !seen.insert(s.name).second || NamesData(s.name)) continue;
-    switch (KernelUse(s.name)) {
+    switch (KernelUseOnCpu(s.name)) {
       case InKernel::kCallable:
         break;
       case InKernel::kEmulated:

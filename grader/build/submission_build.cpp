@@ -179,13 +179,8 @@ std::string SubmissionBuilder::GuardKernelCalls(const std::string& object,
   if (guard.empty()) return "";
   const std::string renames = object + ".kernel_calls";
   const std::string stubs = object + ".kernel_calls.s";
-  {
-    std::ofstream out(renames, std::ios::trunc);
-    out << guard.redefinitions;
-    std::ofstream asm_out(stubs, std::ios::trunc);
-    asm_out << guard.stubs;
-    if (!out.flush() || !asm_out.flush()) return "the grader could not write " + renames;
-  }
+  if (!(std::ofstream(renames, std::ios::trunc) << guard.redefinitions).flush())
+    return "the grader could not write " + renames;
   Command objcopy;
   objcopy.argv = {"objcopy", "--redefine-syms=" + renames, object};
   objcopy.timeout_seconds = 30;
@@ -193,6 +188,8 @@ std::string SubmissionBuilder::GuardKernelCalls(const std::string& object,
   if (const ProcessResult r = runner_.Run(objcopy); !r.Succeeded())
     return "objcopy failed on " + object + ": " + CappedOutput(r);
   if (guard.stubs.empty()) return "";
+  if (!(std::ofstream(stubs, std::ios::trunc) << guard.stubs).flush())
+    return "the grader could not write " + stubs;
   Command assemble;
   assemble.argv = {manifest_.cxx, "-c", stubs, "-o", stubs + ".o"};
   assemble.timeout_seconds = 30;

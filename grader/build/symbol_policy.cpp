@@ -172,6 +172,16 @@ std::optional<SymbolRefusal> JudgeReference(const ObjectSymbol& symbol, Backend 
 
 }  // namespace
 
+symbol_families::InKernel KernelUseOnCpu(const std::string& name) {
+  const auto& allowed = symbol_families::All().allowed;
+  const auto& cpu_allowed = symbol_families::All().cpu_allowed;
+  // The lookup JudgeReference makes on the CPU backend: the name, then its identifier.
+  for (const std::string& n : {name, Identifier(name)})
+    for (const auto* families : {&cpu_allowed, &allowed})
+      if (const symbol_families::Family* f = Find(*families, n)) return f->in_kernel;
+  return symbol_families::InKernel::kHostOnly;
+}
+
 std::vector<ObjectSymbol> ParseNmListing(const std::string& listing) {
   std::vector<ObjectSymbol> symbols;
   std::istringstream lines(listing);

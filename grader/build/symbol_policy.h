@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "backend.h"
+#include "symbol_families.h"
 
 namespace labkit {
 
@@ -45,6 +46,11 @@ struct SymbolRefusal {
 
 // nullopt when `symbol` is allowed on `backend`.
 std::optional<SymbolRefusal> JudgeSymbol(const ObjectSymbol& symbol, Backend backend);
+
+// On the CPU backend, what a kernel's call of the referenced `name` does (symbol_families.h's
+// InKernel): that of the allowed family the check above finds it in; host code's for a name in
+// none (refused, or not checked).
+symbol_families::InKernel KernelUseOnCpu(const std::string& name);
 
 // Every refused symbol of an object, each name once.
 std::vector<SymbolRefusal> RefusedSymbols(const std::vector<ObjectSymbol>& symbols,
