@@ -20,11 +20,11 @@ bool Starts(const std::vector<ImageRange>& ranges, int64_t offset) {
                      [&](const ImageRange& r) { return r.offset == offset; });
 }
 
-const ImageRange* Covering(const std::vector<ImageRange>& ranges, int64_t offset, uint64_t bytes) {
+// The range that starts at `offset`: a plan names a variable by its start. (Variables can lie
+// back to back, so the range that merely covers `offset` can be the one before it, ending there.)
+const ImageRange* StartingAt(const std::vector<ImageRange>& ranges, int64_t offset) {
   for (const ImageRange& r : ranges)
-    if (offset >= r.offset && bytes <= static_cast<uint64_t>(r.size) &&
-        static_cast<uint64_t>(offset - r.offset) <= static_cast<uint64_t>(r.size) - bytes)
-      return &r;
+    if (r.offset == offset) return &r;
   return nullptr;
 }
 
@@ -157,10 +157,9 @@ class PlanReplay::Impl {
   std::string SymbolWrite(const Op& op) {
     const bool upload = op.type == OpType::kSymbolUpload;
     const uint64_t bytes = upload ? op.data.size() : op.bytes;
-    const ImageRange* variable = Covering(image_.variables, op.image, 0);
-    if (variable == nullptr || variable->offset != op.image ||
-        Covering(image_.variables, op.image + static_cast<int64_t>(op.symbol_offset), bytes) !=
-            variable)
+    const ImageRange* variable = StartingAt(image_.variables, op.image);
+    const auto size = variable == nullptr ? 0 : static_cast<uint64_t>(variable->size);
+    if (variable == nullptr || op.symbol_offset > size || bytes > size - op.symbol_offset)
       return "a copy to a __constant__ or __device__ variable outside your own";
     const void* src = upload ? static_cast<const void*>(op.data.data()) : At(op.src, bytes);
     if (src == nullptr) return "a copy past the end of its buffer";
