@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "resource_report.h"
+
 namespace labkit {
 namespace {
 
@@ -57,7 +59,8 @@ nlohmann::json Range(long long offset, long long size) {
 }  // namespace
 
 std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& object_listings,
-                                            const std::string& executable_listing) {
+                                            const std::string& executable_listing,
+                                            const std::set<std::string>& constants) {
   std::set<std::string> code, data;
   for (const std::string& listing : object_listings)
     for (const Symbol& s : ParseNm(listing)) {
@@ -82,12 +85,14 @@ std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& obje
     if (s.size <= 0 || s.address < start) continue;
     const long long offset = s.address - start;
     if (IsCode(s.type) && IsClosureRunner(s.name))
-      entries.push_back({ImageEntry::kRunner, s.name, offset, s.size, copies_so_far[s.name]++});
+      entries.push_back(
+          {ImageEntry::kRunner, s.name, false, offset, s.size, copies_so_far[s.name]++});
     if (copies[s.name] != 1) continue;
     if (IsCode(s.type) && code.count(s.name) > 0)
-      entries.push_back({ImageEntry::kKernel, s.name, offset, s.size, 0});
+      entries.push_back({ImageEntry::kKernel, s.name, false, offset, s.size, 0});
     if (IsData(s.type) && data.count(s.name) > 0)
-      entries.push_back({ImageEntry::kVariable, s.name, offset, s.size, 0});
+      entries.push_back(
+          {ImageEntry::kVariable, s.name, constants.count(s.name) > 0, offset, s.size, 0});
   }
   return entries;
 }
@@ -95,12 +100,14 @@ std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& obje
 nlohmann::json StudentImageJson(const std::vector<ImageEntry>& entries) {
   nlohmann::json image = {{"kernels", nlohmann::json::array()},
                           {"runners", nlohmann::json::array()},
-                          {"variables", nlohmann::json::array()}};
+                          {"variables", nlohmann::json::array()},
+                          {"constants", nlohmann::json::array()}};
   for (const ImageEntry& e : entries) {
     const char* list = e.kind == ImageEntry::kKernel   ? "kernels"
                        : e.kind == ImageEntry::kRunner ? "runners"
                                                        : "variables";
     image[list].push_back(Range(e.offset, e.size));
+    if (e.constant) image["constants"].push_back(Range(e.offset, e.size));
   }
   return image;
 }
@@ -124,8 +131,48 @@ std::string StudentSymbolsPath(const std::string& executable) {
   return executable + ".symbols.json";
 }
 
+std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv_listing) {
+  // "name|value|class|type|size|line|section", padded with blanks.
+  std::map<std::string, long long> constants;
+  std::istringstream lines(sysv_listing);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string field; std::getline(fields, field, '|');) {
+      const auto first = field.find_first_not_of(' ');
+      const auto last = field.find_last_not_of(" \r");
+      f.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
+    }
+    if (f.size() < 7 || f[6].rfind(".emu_constant.", 0) != 0 || f[0].empty()) continue;
+    try {
+      constants[f[0]] = f[4].empty() ? 0 : std::stoll(f[4], nullptr, 16);
+    } catch (const std::exception&) {
+      continue;
+    }
+  }
+  return constants;
+}
+
+std::string ConstantMemoryExceeded(const std::map<std::string, long long>& constants) {
+  long long total = 0;
+  const std::pair<const std::string, long long>* largest = nullptr;
+  for (const auto& entry : constants) {
+    total += entry.second;
+    if (largest == nullptr || entry.second > largest->second) largest = &entry;
+  }
+  if (total <= kConstantMemoryBytes) return "";
+  return "the __constant__ variables take " + std::to_string(total) +
+         " bytes, more than the 64 KiB (" + std::to_string(kConstantMemoryBytes) +
+         " bytes) of constant memory a GPU has; nvcc refuses such a program too (ptxas: \"too "
+         "much global constant data\"). The largest is " + DemangleSymbol(largest->first) + ", " +
+         std::to_string(largest->second) + " bytes: keep big arrays in global memory "
+         "(cudaMalloc or __device__).";
+}
+
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
-                              const std::string& executable, const std::string& path) {
+                              const std::string& executable, const std::string& path,
+                              const std::set<std::string>& constants) {
   auto listing = [&](const std::string& file, std::string& out) -> std::string {
     Command nm;
     nm.argv = {"nm", "-S", "--defined-only", file};
@@ -141,7 +188,7 @@ std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::stri
     if (std::string why = listing(objects[i], object_listings[i]); !why.empty()) return why;
   std::string program;
   if (std::string why = listing(executable, program); !why.empty()) return why;
-  const std::vector<ImageEntry> entries = StudentImageEntries(object_listings, program);
+  const std::vector<ImageEntry> entries = StudentImageEntries(object_listings, program, constants);
   std::ofstream out(path);
   out << StudentImageJson(entries).dump();
   std::ofstream symbols(StudentSymbolsPath(executable));

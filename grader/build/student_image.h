@@ -6,7 +6,9 @@
 // cannot reach the kit's own code or data.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ namespace labkit {
 struct ImageEntry {
   enum Kind { kKernel, kRunner, kVariable } kind = kKernel;
   std::string name;
+  bool constant = false;  // a variable the CPU backend's __constant__ placed (ConstantVariables)
   long long offset = 0;  // from the start of the program image
   long long size = 0;
   // A runner's place among the runners of its name, in address order: the emulator's runner
@@ -28,12 +31,15 @@ struct ImageEntry {
 
 // From nm's output (`nm -S --defined-only`) for each object and for the executable. A name the
 // executable holds more than once is left out (it could be the kit's), except the runners, which
-// are the emulator's own template whichever object instantiated it.
+// are the emulator's own template whichever object instantiated it. `constants`: the names of the
+// variables that are __constant__ (CPU backend; ConstantVariables).
 std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& object_listings,
-                                            const std::string& executable_listing);
+                                            const std::string& executable_listing,
+                                            const std::set<std::string>& constants = {});
 
 // The entries as the replay reads them: {"kernels": [[offset, size]...], "runners": [...],
-// "variables": [...]}.
+// "variables": [...], "constants": [...]}, "constants" being the variables that are __constant__
+// (on the CPU backend: a GPU's own counters tell constant loads apart).
 nlohmann::json StudentImageJson(const std::vector<ImageEntry>& entries);
 
 // The entries by name ("name#copy" for a runner): {"name": [offset, size, "code" | "data"]}. Another build of the same
@@ -50,9 +56,22 @@ std::string StudentSymbolsPath(const std::string& executable);
 nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listings,
                                   const std::string& executable_listing);
 
+// On the CPU backend the emulator's `__constant__` puts each variable in a section of its own,
+// `.emu_constant.<n>` (labkit_emu/qualifiers.h), which nm's System V listing names
+// (`nm -S --defined-only -f sysv`): those variables by name, with their sizes in bytes. A GPU has
+// 64 KiB of constant memory (kConstantMemoryBytes); the CPU backend counts every other variable as
+// global memory (initial_device_state.h).
+std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv_listing);
+inline constexpr long long kConstantMemoryBytes = 64 * 1024;
+// "" when `constants` (name -> bytes) fit in a GPU's constant memory, else the compile error the
+// student reads: nvcc refuses such a program too (ptxas: "too much global constant data").
+std::string ConstantMemoryExceeded(const std::map<std::string, long long>& constants);
+
 // Runs nm; writes the lists to `path` (beside the executable), and the names beside them
-// (StudentSymbolsPath). "" or why not.
+// (StudentSymbolsPath). `constants`: the names of the objects' __constant__ variables
+// (ConstantVariablesFromNm). "" or why not.
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
-                              const std::string& executable, const std::string& path);
+                              const std::string& executable, const std::string& path,
+                              const std::set<std::string>& constants);
 
 }  // namespace labkit

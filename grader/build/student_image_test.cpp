@@ -57,5 +57,35 @@ TEST(StudentImage, WithoutTheImageStartNothingIsListed) {
   EXPECT_TRUE(image["variables"].empty());
 }
 
+// nm's System V listing of an object of the CPU backend (`nm -S --defined-only -f sysv`).
+const char* kSysvObject =
+    "\n\nSymbols from matmul.cu.o:\n\n"
+    "Name                  Value           Class        Type         Size             Line  Section\n\n"
+    "_ZL1f               |0000000000000000|   d  |            OBJECT|000000000000000c|     |.emu_constant.6\n"
+    "c_block_side        |0000000000000000|   B  |            OBJECT|0000000000000004|     |.emu_constant.0\n"
+    "d_table             |0000000000000020|   B  |            OBJECT|0000000000001000|     |.bss\n"
+    "_Z4kernPKfPfi       |0000000000000000|   T  |              FUNC|000000000000002c|     |.text\n";
+
+TEST(StudentImage, ConstantsAreTheVariablesInTheEmulatorsConstantSections) {
+  const std::map<std::string, long long> constants = ConstantVariablesFromNm(kSysvObject);
+  EXPECT_EQ(constants, (std::map<std::string, long long>{{"_ZL1f", 12}, {"c_block_side", 4}}));
+}
+
+TEST(StudentImage, ConstantVariablesAreListedBesideTheVariables) {
+  const nlohmann::json image =
+      StudentImageJson(StudentImageEntries({kObject}, kProgram, {"_ZL4side"}));
+  EXPECT_EQ(image["variables"], nlohmann::json::parse("[[20496, 4]]"));
+  EXPECT_EQ(image["constants"], nlohmann::json::parse("[[20496, 4]]"));
+  EXPECT_TRUE(StudentImageJson(StudentImageEntries({kObject}, kProgram))["constants"].empty());
+}
+
+TEST(StudentImage, ConstantMemoryIsHeldToTheGpusSixtyFourKibibytes) {
+  EXPECT_EQ(ConstantMemoryExceeded({{"_ZL1a", 65536 - 4}, {"c_side", 4}}), "");
+  const std::string over = ConstantMemoryExceeded({{"_ZL1a", 65536}, {"c_side", 4}});
+  EXPECT_NE(over.find("take 65540 bytes, more than the 64 KiB (65536 bytes)"), std::string::npos)
+      << over;
+  EXPECT_NE(over.find("The largest is a, 65536 bytes"), std::string::npos) << over;
+}
+
 }  // namespace
 }  // namespace labkit

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "cuda_arch.h"
 #include "device_call_guard.h"
@@ -172,6 +174,16 @@ Result<std::vector<ObjectSymbol>> SubmissionBuilder::Symbols(const std::string& 
   return ParseNmListing(*listing);
 }
 
+Result<std::map<std::string, long long>> SubmissionBuilder::Constants(
+    const std::string& object, const std::string& file) const {
+  Command nm;
+  nm.argv = {"nm", "-S", "--defined-only", "-f", "sysv", object};
+  nm.timeout_seconds = 30;
+  const auto listing = Listing(nm, file);
+  if (!listing) return MakeError(listing.error());
+  return ConstantVariablesFromNm(*listing);
+}
+
 std::string SubmissionBuilder::GuardKernelCalls(const std::string& object,
                                                 const std::vector<ObjectSymbol>& symbols,
                                                 std::vector<std::string>& stub_objects) const {
@@ -269,6 +281,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
 
   std::vector<std::string> objects;
   std::vector<std::string> stub_objects;  // device_call_guard.h: linked, but not the student's
+  // CPU backend: the student's __constant__ variables (student_image.h), held to a GPU's 64 KiB.
+  std::map<std::string, long long> constants;
   bool objects_free_of_fma = true;
   for (const std::string& file : spec_.student_files) {
     const std::string source = src_dir + "/" + file;
@@ -326,8 +340,15 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       if (const std::string broken = GuardKernelCalls(object, **symbols, stub_objects);
           !broken.empty())
         return Failure("toolchain", broken);
+    if (cpu) {
+      const auto own = Constants(object, file);
+      if (!own) return Failure("unchecked_object", own.error());
+      constants.insert(own->begin(), own->end());
+    }
     objects.push_back(object);
   }
+  if (const std::string over = ConstantMemoryExceeded(constants); !over.empty())
+    return Failure("compile", over);
 
   BuildOutcome out;
   out.free_of_fma = objects_free_of_fma;
@@ -349,8 +370,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                        CappedOutput(r));
   // What a replay may use of the program (student_image.h), beside it, out of any student
   // process's reach (each may write only its own folder: docs/SANDBOX.md).
-  const std::string image =
-      WriteStudentImage(runner_, objects, out.executable, out.executable + ".image.json");
+  std::set<std::string> constant_names;
+  for (const auto& [name, bytes] : constants) constant_names.insert(name);
+  const std::string image = WriteStudentImage(runner_, objects, out.executable,
+                                              out.executable + ".image.json", constant_names);
   if (!image.empty())
     return Failure("toolchain", "the grader could not list the program: " + image);
   out.ok = true;

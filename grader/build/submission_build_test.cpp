@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+
+#include "student_image.h"
 
 namespace labkit {
 namespace {
@@ -467,6 +470,36 @@ TEST_F(RealCpuBuild, CopiesOfTheCxxLibraryAndTheCLibraryBuildAndAreRenamed) {
   const std::string text((std::istreambuf_iterator<char>(renames)), {});
   EXPECT_NE(text.find("memcpy __emu_device_memcpy\n"), std::string::npos) << text;
   EXPECT_NE(text.find("strlen __emu_guard_strlen\n"), std::string::npos) << text;
+}
+
+// The CPU backend tells __constant__ variables from __device__ ones (qualifiers.h's sections),
+// lists them for the replay, and holds them to a GPU's 64 KiB as nvcc does.
+TEST_F(RealCpuBuild, ConstantVariablesAreListedApartFromDeviceOnes) {
+  const BuildOutcome out = Build(
+      "__constant__ int c_side = 16;\n__constant__ const float c_scale[4] = {1, 2, 3, 4};\n"
+      "__device__ float d_table[8];\n" +
+      Lab03("", "  C[0] = c_scale[m & 3] * c_side + d_table[n & 7];\n"));
+  ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
+  std::ifstream image_file(out.executable + ".image.json");
+  const nlohmann::json image = nlohmann::json::parse(image_file);
+  std::ifstream symbols_file(StudentSymbolsPath(out.executable));
+  const nlohmann::json symbols = nlohmann::json::parse(symbols_file);
+  auto range = [&](const std::string& name) {
+    return nlohmann::json::array({symbols.at(name)[0], symbols.at(name)[1]});
+  };
+  const nlohmann::json& constants = image.at("constants");
+  EXPECT_NE(std::find(constants.begin(), constants.end(), range("c_side")), constants.end());
+  EXPECT_NE(std::find(constants.begin(), constants.end(), range("_ZL7c_scale")), constants.end());
+  EXPECT_EQ(std::find(constants.begin(), constants.end(), range("d_table")), constants.end());
+  const nlohmann::json& variables = image.at("variables");
+  EXPECT_NE(std::find(variables.begin(), variables.end(), range("d_table")), variables.end());
+}
+
+TEST_F(RealCpuBuild, MoreConstantMemoryThanAGpuHasIsACompileError) {
+  const BuildOutcome out = Build("__constant__ float c_operands[16384 + 1];\n" +
+                                 Lab03("", "  C[0] = c_operands[0];\n"));
+  EXPECT_EQ(out.stage, "compile") << out.message;
+  EXPECT_NE(out.message.find("c_operands, 65540 bytes"), std::string::npos) << out.message;
 }
 
 }  // namespace

@@ -224,6 +224,7 @@ labkit::replay::StudentImage student_image(const json& request) {
   image.kernels = image_ranges(s.at("kernels"));
   image.runners = image_ranges(s.at("runners"));
   image.variables = image_ranges(s.at("variables"));
+  if (s.contains("constants")) image.constants = image_ranges(s.at("constants"));
   return image;
 }
 

@@ -1,5 +1,6 @@
 #include "initial_device_state.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -107,9 +108,13 @@ void InitialDeviceState::Restore() const {
 
 void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #ifdef __LABKIT_EMU__
+  auto constant = [&](const ImageRange& v) {
+    return std::any_of(image.constants.begin(), image.constants.end(), [&](const ImageRange& c) {
+      return c.offset == v.offset && c.size == v.size;
+    });
+  };
   for (const ImageRange& range : image.variables)
-    if (const void* variable = ImageAddress(range.offset);
-        variable != nullptr && range.size >= kSmallestCountedVariable)
+    if (const void* variable = ImageAddress(range.offset); variable != nullptr && !constant(range))
       emu::detail::count_as_global_memory(variable, static_cast<std::size_t>(range.size));
 #else
   (void)image;  // a GPU's counters see device memory wherever it lies

@@ -34,16 +34,14 @@ class InitialDeviceState {
   std::vector<Variable> variables_;
 };
 
-// CPU backend: names each variable of `image` (the student's own, labgrade's list) to the
-// emulator as global memory, so that the counts of the launches after it see a kernel's accesses
-// to them as a GPU's counters see its loads from device memory: a kernel that copied A and B into
-// __device__ or __constant__ arrays and computed from those shows the loads. Nothing on a GPU.
-// Variables smaller than this are left out: a block side or a few coefficients in __constant__
-// memory (lab 04 reads its block side there) are read again and again, and a GPU's counters do not
-// count constant loads, so counting them would fail on the CPU backend a kernel a GPU passes. So
-// little memory hides almost nothing: 1024 floats serve at most 512 / (n * min(m, k)) of a
-// product's operand reads, under 3% at the counted shapes.
-inline constexpr int64_t kSmallestCountedVariable = 4096;  // bytes
+// CPU backend: names each variable of `image` (the student's own, labgrade's list) but its
+// __constant__ ones to the emulator as global memory, so that the counts of the launches after it
+// see a kernel's accesses to them as a GPU's counters see its loads from device memory: a kernel
+// that copied A and B into __device__ arrays and computed from those shows the loads, however
+// small the arrays and however they lie. A GPU's counters do not count constant loads, so neither
+// does this (lab 04 reads its block side from a __constant__ variable again and again); labgrade
+// holds __constant__ variables to a GPU's 64 KiB, which serve at most 8192 / (n * min(m, k)) of a
+// product's operand reads, under 0.4 at the counted shapes. Nothing on a GPU.
 void CountVariablesAsGlobalMemory(const StudentImage& image);
 
 // GPU backend: called for each variable the program registers with the CUDA runtime (the link

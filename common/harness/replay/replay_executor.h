@@ -25,6 +25,7 @@ struct StudentImage {
   std::vector<ImageRange> kernels;    // a launch starts one of them
   std::vector<ImageRange> runners;    // CPU backend: a launch's closure runner starts one of them
   std::vector<ImageRange> variables;  // a variable write falls inside one of them
+  std::vector<ImageRange> constants;  // CPU backend: those of the variables that are __constant__
 };
 
 // One of the harness's host arrays in the replay, in the place of the record run's array of the
