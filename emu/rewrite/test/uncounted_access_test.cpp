@@ -75,6 +75,21 @@ TEST(UncountedAccess, CopyBuiltinsAreSentToTheCountingCopies) {
       << "only a counted compile rewrites";
 }
 
+// A compare builtin becomes the C library's call, which a kernel may not make (the guard stops
+// it); as a builtin, g++ could compare inline, reading device memory uncounted.
+TEST(UncountedAccess, CompareBuiltinsBecomeLibraryCalls) {
+  const RewriteResult r = rewrite_source(
+      "int f(const float* a, const char* s, int n) { return __builtin_memcmp(a, a + 1, 4 * (n > 0))"
+      " + __builtin_bcmp(a, a, n) + __builtin_strcmp(s, \"x\") + __builtin_strncmp(s, s, n); }\n",
+      /*counted=*/true);
+  EXPECT_TRUE(r.refused.empty());
+  EXPECT_NE(r.text.find("::memcmp(a, a + 1, 4 * (n > 0))"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("::memcmp(a, a, n)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("::strcmp(s, \"x\")"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("::strncmp(s, s, n)"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("__builtin_"), std::string::npos) << r.text;
+}
+
 TEST(UncountedAccess, InlineStringOperationsAreRefused) {
   EXPECT_NE(refused("__attribute__((noinline, optimize(\"Os\"))) void f() {}\n")
                 .find("the `optimize` attribute asks g++"),

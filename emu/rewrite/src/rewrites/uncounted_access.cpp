@@ -32,11 +32,18 @@ bool is_asm_label(const std::vector<Token>& tokens, std::size_t at) {
   return !(head.is("if") || head.is("while") || head.is("for") || head.is("switch"));
 }
 
-// The counting copy a copy builtin is rewritten to, or nullptr.
-const char* counted_copy(std::string_view name) {
+// What a builtin that reads memory is rewritten to, or nullptr: the counting copy of a copy
+// builtin, or the C library's function for a compare, which then stays a call (the compile keeps
+// the library's names as calls: -fno-builtin-memcmp and kin), guarded in kernels like any other
+// (grader/build/device_call_guard.h). As a builtin, g++ expands a compare of a size it learns
+// after instrumenting into plain, uncounted loads, whose ordering a kernel could read floats by.
+const char* library_call_for(std::string_view name) {
   if (name == "__builtin_memcpy") return "__emu_device_memcpy";
   if (name == "__builtin_memmove") return "__emu_device_memmove";
   if (name == "__builtin_memset") return "__emu_device_memset";
+  if (name == "__builtin_memcmp" || name == "__builtin_bcmp") return "::memcmp";
+  if (name == "__builtin_strcmp") return "::strcmp";
+  if (name == "__builtin_strncmp") return "::strncmp";
   return nullptr;
 }
 
@@ -129,8 +136,8 @@ PassResult find_uncounted_accesses(const Source& src) {
       refuse_once(strategy_seen, t.begin, "this pragma " + strategy);
     if (t.kind != TokenKind::kIdentifier) continue;
     const std::string name(t.text);
-    if (const char* counted = counted_copy(name)) {
-      out.edits.push_back({t.begin, t.end, counted});
+    if (const char* call = library_call_for(name)) {
+      out.edits.push_back({t.begin, t.end, call});
     } else if (name.rfind("__builtin_ia32_", 0) == 0 || name == "__builtin_apply" ||
                name == "__builtin_apply_args" || name == "__builtin_return") {
       refuse_once(builtin_seen, t.begin,
