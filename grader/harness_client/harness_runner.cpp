@@ -8,6 +8,7 @@
 #include "harness_request.h"
 #include "harness_response.h"
 #include "recorded_plans.h"
+#include "replay_plan.h"
 #include "report_lines.h"
 #include "untrusted_file.h"
 
@@ -44,6 +45,43 @@ ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
       fs::remove(dir + stale);
     std::this_thread::sleep_for(options.counting_retry_pause * (1 << (attempt - 1)));
   }
+}
+
+// Query exercises with HarnessOptions::replay: the record run, in a folder of its own beside
+// `work_dir` (its request: `request` as it stands, with nothing counted), and each case's plan
+// copied from there into `work_dir`, read as a file the student's process could have written. A
+// case it did not get to has no plan there: the replay reports it as not recorded. Fills `run`'s
+// record fields; "" or what the grader could not do.
+std::string RecordQueries(ProcessRunner& runner, const std::string& executable,
+                          const std::string& work_dir, const HarnessOptions& options,
+                          const json& request, HarnessRun& run) {
+  const std::string dir = work_dir + "/", record_dir = work_dir + ".record/";
+  std::error_code ec;
+  fs::remove_all(record_dir, ec);
+  fs::create_directories(record_dir, ec);
+  if (const Status written = WriteUntrustedFile(record_dir + "request.json", request.dump(1));
+      !written)
+    return "cannot write the record run's request: " + written.error();
+  HarnessOptions record = options;
+  record.gpu_counters = false;
+  record.count_accesses = false;
+  record.sanitizer_tool.clear();
+  record.emu_order.clear();
+  run.record_process = runner.Run(HarnessCommand(executable, record_dir, record, "--record"));
+  for (const json& line : ReadJsonObjectLines(record_dir + "response.jsonl")) {
+    run.record_finished = run.record_finished || TextField(line, "type") == "done";
+    if (!run.record_memory_refused) run.record_memory_refused = ParseMemoryRefusal(line);
+  }
+  for (const CaseRun& c : run.cases) {
+    const std::string plan = replay::PlanFileName(c.id);
+    fs::remove(dir + plan, ec);
+    const auto bytes = ReadUntrustedFile(record_dir + plan, replay::kMaxPlanBytes);
+    if (bytes.ok()) (void)WriteUntrustedFile(dir + plan, *bytes);  // else: not recorded
+  }
+  // What the emulator saw while the function ran (its host code crashing, say) explains a case
+  // the replay reports as not recorded.
+  run.emu_diagnostics = ReadJsonObjectLines(record_dir + "emu_report.jsonl");
+  return "";
 }
 
 }  // namespace
@@ -136,18 +174,28 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
     run.cases.push_back({"q" + std::to_string(i)});
     request["cases"].push_back({{"id", run.cases.back().id}, {"params", params[i]}});
   }
-  if (options.list_launches) request["list_launches"] = true;
-  AskForCounts(options, request);
   // A lab that records a host function of the student's and replays its device work (lab 02)
   // checks the replay's launches against the program's own kernels.
   if (json image = StudentImage(executable); image.is_object()) request["student_image"] = image;
+  if (options.replay) {
+    if (std::string failed = RecordQueries(runner, executable, work_dir, options, request, run);
+        !failed.empty()) {
+      run.harness_error = failed;
+      return run;
+    }
+  }
+  if (options.list_launches) request["list_launches"] = true;
+  AskForCounts(options, request);
   if (const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1)); !written) {
     run.harness_error = "cannot write the request: " + written.error();
     return run;
   }
-  run.process = RunHarnessProcess(runner, HarnessCommand(executable, dir, options), dir, options);
+  run.process = RunHarnessProcess(
+      runner, HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""), dir,
+      options);
   ReadResponse(dir, run);
-  run.emu_diagnostics = ReadJsonObjectLines(dir + "emu_report.jsonl");
+  for (json& line : ReadJsonObjectLines(dir + "emu_report.jsonl"))
+    run.emu_diagnostics.push_back(std::move(line));
   ReadCounters(dir, options, run);
   return run;
 }

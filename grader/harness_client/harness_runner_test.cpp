@@ -319,6 +319,67 @@ TEST(HarnessRunner, ACountingRunThatFindsTheCountersTakenIsRunAgain) {
   std::filesystem::remove_all(dir);
 }
 
+// Plays a host function's two runs (lab 02): the record run writes a plan for each of the first
+// `recorded` cases and, if it got through them all, its "done" line; the replay run notes which
+// plans it found beside its request.
+class RecordThenReplay : public ProcessRunner {
+ public:
+  explicit RecordThenReplay(int recorded) : recorded_(recorded) {}
+  std::vector<Command> commands;
+  std::vector<std::string> plans_found;
+  ProcessResult Run(const Command& command) override {
+    commands.push_back(command);
+    const bool record = command.argv.at(1) == "--record";
+    std::ofstream response(command.argv.back());
+    for (const char* id : {"q0", "q1"}) {
+      const std::string plan = command.cwd + id + ".plan";
+      if (record && id[1] - '0' < recorded_) std::ofstream(plan) << "plan of " << id;
+      if (!record && std::filesystem::exists(plan)) plans_found.push_back(id);
+    }
+    if (!record || recorded_ == 2) response << R"({"type": "done"})" << "\n";
+    ProcessResult r;
+    r.started = true;
+    r.exit_code = record && recorded_ < 2 ? 134 : 0;
+    return r;
+  }
+
+ private:
+  int recorded_;
+};
+
+TEST(HarnessRunner, AHostFunctionIsRecordedInOneProcessAndReplayedInAnother) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("labkit_harness_runner_recorded_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  HarnessOptions options;
+  options.exercise = "vector_add";
+  options.replay = true;
+  options.gpu_counters = true;  // asked of the replay only
+  const std::vector<ParamSet> params = {{{"n", 1000}}, {{"n", 31}}};
+  {
+    RecordThenReplay harness(2);
+    const HarnessRun run = RunQueries(harness, "harness", dir, options, params);
+    ASSERT_EQ(harness.commands.size(), 2u);
+    EXPECT_EQ(harness.commands[0].argv.at(1), "--record");
+    EXPECT_EQ(harness.commands[0].cwd, dir + ".record/");
+    EXPECT_TRUE(harness.commands[0].lock_dir.empty()) << "the record run counts nothing";
+    EXPECT_EQ(harness.commands[1].argv.at(1), "--replay");
+    EXPECT_EQ(harness.commands[1].cwd, dir + "/");
+    EXPECT_EQ(harness.plans_found, (std::vector<std::string>{"q0", "q1"}));
+    EXPECT_TRUE(run.record_finished);
+  }
+  {
+    // Died on the second case: its plan, left by the run above, is gone from the replay's folder.
+    RecordThenReplay harness(1);
+    const HarnessRun run = RunQueries(harness, "harness", dir, options, params);
+    EXPECT_EQ(harness.plans_found, (std::vector<std::string>{"q0"}));
+    EXPECT_FALSE(run.record_finished);
+    EXPECT_EQ(run.record_process.exit_code, 134);
+  }
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(dir + ".record");
+}
+
 // The budget's refusal comes as numbers on the case line; fields of the wrong type read as 0.
 TEST(HarnessRunner, ReadsTheMemoryRefusalOfACase) {
   const HarnessRun run = RunOnTwoCases(

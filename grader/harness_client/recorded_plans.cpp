@@ -9,6 +9,7 @@
 #include "harness_request.h"
 #include "harness_response.h"
 #include "plan_translation.h"
+#include "replay_plan.h"
 #include "report_lines.h"
 #include "untrusted_file.h"
 
@@ -199,7 +200,7 @@ void CopyPlans(const RecordedPlans& recorded, const std::string& dir,
   for (const MatrixCase& c : cases) fs::remove(dir + c.id + ".plan");  // replay_plan.h PlanFileName
   if (timing) fs::remove(dir + "timing.plan");
   for (const auto& [replayed, path] : recorded.sources) {
-    const auto plan = ReadUntrustedFile(path, 256u << 20);
+    const auto plan = ReadUntrustedFile(path, replay::kMaxPlanBytes);
     if (!plan.ok()) continue;  // the replay reports the case as not recorded
     // A plan that cannot be written (a full disk) is missing in the replay, which then reports
     // the case as not recorded: nothing more to do here.

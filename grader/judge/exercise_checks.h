@@ -30,6 +30,11 @@ bool IsTileMultiple(const Shape& s, int64_t tile);
 // "case 16x16x16 (m x n x k)", or "dataset <name> (shape)", as messages name a case.
 std::string CaseName(const MatrixCase& c);
 
+// A case the record run left no plan for (case_status::kNotRecorded): the function itself crashed
+// or hung on `name` (the case, for the message), or, the record process having ended well,
+// something in the submission removed the record.
+Finding NotRecorded(const HarnessRun& run, const std::string& name);
+
 // The first problem over all cases of `run`, in case order; passed when every case ran and is
 // right. Wrong values the function computed (not a crash, an error...) have kWrongResultCause;
 // `failed_case`, when given, is set to the index of the case that failed.

@@ -104,23 +104,6 @@ std::string DeviceMemoryRefusal(const HarnessRun& run) {
   return refusal ? "\n" + MemoryRefusalText(*refusal) : "";
 }
 
-// A case the record run left no plan for: the function itself crashed or hung there, or (the
-// record process ended well) something in the submission removed the record.
-Finding NotRecorded(const HarnessRun& run, const std::string& name) {
-  const ProcessResult& p = run.record_process;
-  if (!p.started)
-    return {GradeStatus::kGraderError, "harness_not_started",
-            "the grader could not run your function: " + p.start_error};
-  if (run.record_finished)
-    return {GradeStatus::kFailed, "record_removed",
-            "in " + name +
-                ", the grader's record of what your function did is missing: something in the "
-                "submission removed or replaced the grader's files."};
-  return {p.timed_out ? GradeStatus::kTimeout : GradeStatus::kCrashed,
-          p.timed_out ? "timeout" : "crashed",
-          "while your function ran for " + name + ", " + DescribeDeath(p)};
-}
-
 // The usual cause of a CUDA error the runtime returned, for the student; "" for the others.
 std::string CudaErrorHint(const std::string& error) {
   if (error == "cudaErrorMemoryAllocation")
@@ -308,6 +291,21 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
 }
 
 }  // namespace
+
+Finding NotRecorded(const HarnessRun& run, const std::string& name) {
+  const ProcessResult& p = run.record_process;
+  if (!p.started)
+    return {GradeStatus::kGraderError, "harness_not_started",
+            "the grader could not run your function: " + p.start_error};
+  if (run.record_finished)
+    return {GradeStatus::kFailed, "record_removed",
+            "in " + name +
+                ", the grader's record of what your function did is missing: something in the "
+                "submission removed or replaced the grader's files."};
+  return {p.timed_out ? GradeStatus::kTimeout : GradeStatus::kCrashed,
+          p.timed_out ? "timeout" : "crashed",
+          "while your function ran for " + name + ", " + DescribeDeath(p)};
+}
 
 // The first problem over all cases, in case order; passed when every case ran and is right.
 Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,

@@ -76,6 +76,7 @@ HarnessOptions QueryOptions(const GradeEnv& env, const Exercise& ex) {
   if (env.spec.limits.output_bytes > 0)
     options.output_limit = static_cast<std::size_t>(env.spec.limits.output_bytes);
   options.emu_kernels_json = env.kernels_json;
+  options.replay = ex.recorded;  // a host function's cases: recorded, then replayed apart
   return options;
 }
 
@@ -169,11 +170,15 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   for (std::size_t i = 0; i < graded.size(); ++i) {
     const CaseRun& r = run.cases[i];
     const std::string params = graded[i].empty() ? "" : " (with " + ParamText(graded[i]) + ")";
-    if (!r.reported) {
+    // Not reported: the process died there. Not recorded: the record run of a host function
+    // (`recorded`) left no plan for the replay, having died there.
+    const bool not_recorded = r.status == case_status::kNotRecorded;
+    if (!r.reported || not_recorded) {
       if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, r.id, false))
         return Verdict(ex, {GradeStatus::kFailed, "emu_diagnostic",
                             DescribeEmuDiagnostic(*d, build.executable, &env.runner) +
                                 " (while calling " + ex.function + params + ")"});
+      if (not_recorded) return Verdict(ex, NotRecorded(run, ex.function + params));
       return Verdict(ex, Died(run.process, "while calling " + ex.function + params + ", "));
     }
     if (r.status == "reported_twice")

@@ -269,6 +269,37 @@ TEST_F(QueryJudgeTest, ACallNeverAnsweredIsACrashOrATimeout) {
   EXPECT_EQ(v.cause, "timeout");
 }
 
+// A host function of the student's (lab.yaml `recorded`) runs in a record process and its device
+// work is replayed in another, which answers; a record run that died leaves its cases unrecorded,
+// reported with how it ended.
+TEST_F(QueryJudgeTest, AHostFunctionIsRecordedAndReplayedInTwoProcesses) {
+  ex_.recorded = true;
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 8);
+  };
+  ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+  ASSERT_EQ(harness_.calls.size(), 2u);
+  EXPECT_EQ(harness_.calls[0].mode, "--record");
+  EXPECT_EQ(harness_.calls[1].mode, "--replay");
+
+  harness_.on_process = [](const testing_harness::HarnessCall& call) {
+    testing_harness::ProcessAnswer p;
+    if (call.mode == "--record") {
+      p.records = false;
+      p.done = false;
+      p.signal = 11;
+    }
+    return p;
+  };
+  v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kCrashed);
+  EXPECT_EQ(v.cause, "crashed");
+  EXPECT_EQ(v.message.rfind("while your function ran for activeBlocks (with block_side=8), ", 0),
+            0u)
+      << v.message;
+}
+
 TEST_F(QueryJudgeTest, AHarnessThatCannotStartIsTheGradersFault) {
   harness_.on_process = [](const testing_harness::HarnessCall&) {
     testing_harness::ProcessAnswer p;

@@ -180,7 +180,8 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
                                      const std::set<std::string>& shape_names_seen) {
   MapView m(c, n, path,
             {"id", "title", "kind", "function", "kernel", "given", "points", "shapes",
-             "exact_without_fma", "technique", "params", "values", "measured", "faster_than"});
+             "exact_without_fma", "technique", "params", "values", "measured", "faster_than",
+             "recorded"});
   if (!m.valid()) return std::nullopt;
   Exercise e;
   e.line = LineOf(n);
@@ -198,9 +199,11 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
     m.Required("values", ReadValueSpecs, e.values);
     m.Optional("measured", ReadQueryMeasured, e.measured);
     m.Optional("faster_than", ReadFasterThan, e.faster_than);
+    m.Optional("recorded", ReadBool, e.recorded);
     return e;
   }
   RejectKeys(m, c, {"values", "faster_than"}, "only for kind: query");
+  RejectKeys(m, c, {"recorded"}, "only for kind: query (a matmul function is always recorded)");
   RejectKeys(m, c, {"measured"}, "only for kind: query (a matmul exercise's is technique.measured)");
   m.Optional("exact_without_fma", ReadBool, e.exact_without_fma);
   m.Optional("technique", ReadTechnique, e.technique);

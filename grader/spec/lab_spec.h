@@ -121,6 +121,9 @@ struct Exercise {
   std::vector<QueryValueSpec> values;  // query exercises: the numbers compared, in file order
   std::optional<QueryMeasured> measured;  // query exercises: what the kernels did
   std::optional<FasterThan> faster_than;  // query exercises: a claim checked on a GPU
+  // Query exercises whose function is a host function of the student's (lab 02's): each case is
+  // recorded in one process and replayed in another, where none of its host code runs.
+  bool recorded = false;
   bool exact_without_fma = false;
   std::optional<Technique> technique;
   int line = 0;  // 1-based line in lab.yaml, for later messages

@@ -40,7 +40,8 @@ void VectorAdd(const Params& p, QueryValues& v) {
         z.assign(n, Poison());
         return HostArrays{&x, &y, &z};
       },
-      v.student_image());
+      v);
+  if (run.recorded_only) return;  // a record run: the replay run checks
   CheckHostRun(v, run, "vector_add_kernel");
 
   const unsigned long long bytes = 4ull * n;

@@ -11,8 +11,11 @@
 #include "lab02_checks.cuh"
 #include "labkit/device_buffer.cuh"
 #include "launch_log.h"
+#include "query_harness.h"
 #include "replay_executor.h"
+#include "replay_plan.h"
 #include "replay_recorder.h"
+#include "student_call.h"
 #include "transfer_log.h"
 
 namespace lab02 {
@@ -39,12 +42,17 @@ labkit::DeviceBuffer<T> Upload(const std::vector<T>& host) {
 // output array was copied there from the device, after the student's kernels ran on inputs the
 // host code never saw. A result the host code computed itself reaches the device only as the
 // record's bytes, which are wrong for the replay's inputs.
+//
+// labgrade runs the two in processes of their own (QueryRecording: a record run writes the plan
+// beside its request, a replay run reads it there), so that the process that replays, checks and
+// reports has run none of the function's host code; a direct run does both in one process.
 
 // The arrays a host function is given, in the order of its parameters; the last is its output.
 using HostArrays = std::vector<std::vector<float>*>;
 
 // What a host function of the student's did with the CUDA runtime, and what its replay made.
 struct HostRun {
+  bool recorded_only = false;  // a record run: the plan is written, there is nothing to check
   cudaError_t status = cudaSuccess;
   long long leaked = 0;  // allocations of the plan that it never frees
   long long launches = 0;
@@ -55,33 +63,78 @@ struct HostRun {
   labkit::replay::Plan plan;      // what the record saw, for checks of where the work went
 };
 
+// The plan of `record_call()` on `record`, with what the link wraps counted of its calls. An
+// exception the function threw is kept in the plan and thrown on.
+template <class RecordCall>
+labkit::replay::Plan RecordHostCall(const HostArrays& record, RecordCall&& record_call) {
+  std::vector<labkit::replay::HostArray> arrays;
+  for (const std::vector<float>* a : record) arrays.push_back({a->data(), 4 * a->size()});
+  const labkit::replay::HarnessMatrix none{};
+  labkit::replay::PlanCapture capture(none, none, none, std::move(arrays));
+  labkit::TransferCapture transfers;
+  labkit::LaunchCapture launches;
+  labkit::replay::CallCounts counts;
+  counts.returned = record_call();
+  cudaDeviceSynchronize();
+  labkit::replay::Plan plan = capture.take();
+  for (const labkit::TransferRecord& t : transfers.take()) {
+    if (t.kind == labkit::TransferKind::kHostToDevice) counts.bytes_to_device += t.bytes;
+    if (t.kind == labkit::TransferKind::kDeviceToHost) counts.bytes_to_host += t.bytes;
+    if (t.call.rfind("cudaMemcpy2D", 0) == 0) ++counts.copies_2d;
+  }
+  counts.launches = static_cast<long long>(launches.take().size());
+  plan.call = counts;
+  return plan;
+}
+
+// The plan this case replays: recorded here (a direct or record run; a record run writes it
+// beside its request and has nothing more to do), or read where the record run wrote it.
+template <class RecordCall>
+labkit::replay::Plan PlanOfTheCall(const HostArrays& record, RecordCall&& record_call,
+                                   const labkit::QueryRecording& recording) {
+  labkit::replay::Plan plan;
+  if (recording.mode == labkit::RunMode::kReplay) {
+    if (std::string missing = labkit::replay::ReadPlanFile(recording.plan_path, plan);
+        !missing.empty())
+      throw labkit::NotRecorded(missing);
+    if (!plan.student_exception.empty()) throw labkit::StudentException(plan.student_exception);
+    if (!plan.call) throw labkit::NotRecorded("the recorded work holds no count of the calls");
+    return plan;
+  }
+  try {
+    plan = RecordHostCall(record, record_call);
+  } catch (const labkit::StudentException& e) {
+    plan.student_exception = e.what();
+    if (recording.mode == labkit::RunMode::kRecord)
+      labkit::replay::WritePlanFile(recording.plan_path, plan);
+    throw;
+  }
+  if (recording.mode == labkit::RunMode::kRecord &&
+      !labkit::replay::WritePlanFile(recording.plan_path, plan))
+    throw std::runtime_error("cannot write " + recording.plan_path);
+  return plan;
+}
+
 // Records `record_call()` on `record`, then replays its device work on the arrays `fresh()` makes
-// once the function has returned (same sizes as `record`, index by index). `image`: what the
-// replay may launch (labgrade's list of the student's kernels).
+// once the function has returned (same sizes as `record`, index by index), as `v`'s run says.
+// The replay may launch what labgrade's list of the student's kernels holds.
 template <class RecordCall, class Fresh>
 HostRun RecordAndReplay(const HostArrays& record, RecordCall&& record_call, Fresh&& fresh,
-                        const labkit::replay::StudentImage* image) {
+                        const labkit::QueryValues& v) {
+  const labkit::replay::StudentImage* image = v.student_image();
   if (image == nullptr)  // a fault of the kit's (the harness then reports an error line)
     throw std::runtime_error("labgrade sent no list of the program's kernels to replay against");
   HostRun run;
-  labkit::replay::Plan plan;
-  {
-    std::vector<labkit::replay::HostArray> arrays;
-    for (const std::vector<float>* a : record) arrays.push_back({a->data(), 4 * a->size()});
-    const labkit::replay::HarnessMatrix none{};
-    labkit::replay::PlanCapture capture(none, none, none, std::move(arrays));
-    labkit::TransferCapture transfers;
-    labkit::LaunchCapture launches;
-    run.status = record_call();
-    cudaDeviceSynchronize();
-    plan = capture.take();
-    for (const labkit::TransferRecord& t : transfers.take()) {
-      if (t.kind == labkit::TransferKind::kHostToDevice) run.to_device += t.bytes;
-      if (t.kind == labkit::TransferKind::kDeviceToHost) run.to_host += t.bytes;
-      if (t.call.rfind("cudaMemcpy2D", 0) == 0) ++run.copies_2d;
-    }
-    run.launches = static_cast<long long>(launches.take().size());
+  labkit::replay::Plan plan = PlanOfTheCall(record, record_call, v.recording());
+  if (v.recording().mode == labkit::RunMode::kRecord) {
+    run.recorded_only = true;
+    return run;
   }
+  run.status = static_cast<cudaError_t>(plan.call->returned);
+  run.to_device = plan.call->bytes_to_device;
+  run.to_host = plan.call->bytes_to_host;
+  run.copies_2d = plan.call->copies_2d;
+  run.launches = plan.call->launches;
   for (const labkit::replay::Op& op : plan.ops) {
     if (op.type == labkit::replay::OpType::kAlloc) ++run.leaked;
     if (op.type == labkit::replay::OpType::kFree) --run.leaked;

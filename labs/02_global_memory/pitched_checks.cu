@@ -106,7 +106,8 @@ void PitchedHost(const Params& p, QueryValues& v) {
         out.assign(count, Poison());
         return HostArrays{&in, &out};
       },
-      v.student_image());
+      v);
+  if (run.recorded_only) return;  // a record run: the replay run checks
   const auto want = Scaled(in);
   CheckHostRun(v, run, "pitched_scale_kernel");
   Check(v, "memcpy2d_calls", run.copies_2d, 2,

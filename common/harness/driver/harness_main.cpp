@@ -151,31 +151,42 @@ json query_case_json(const std::string& id, const labkit::QueryValues& v) {
   return line;
 }
 
+// How this run calls the student's code, and where plans are kept (beside the request).
+struct Mode {
+  labkit::RunMode run = labkit::RunMode::kDirect;
+  std::string plan_dir;
+  labkit::replay::StudentImage image;
+};
+
 // Query cases: {"id": "q0", "params": {"block_side": 16}} -> one line with the values. With
 // "list_launches" (labgrade's counted run of a `measured` query exercise) the line also lists every
 // launch the case made, the kit's launches of the student's kernels included; a query function
 // that opens a launch capture of its own (a recorded host function) cannot be listed this way.
 void run_query_cases(const json& request, const labkit::QueryExercise& ex,
-                     const labkit::replay::StudentImage* image, ResponseWriter& out) {
+                     const labkit::replay::StudentImage* image, const Mode& mode,
+                     ResponseWriter& out) {
   const bool list_launches = request.value("list_launches", false);
   for (const auto& c : request.at("cases")) {
     labkit::Params params;
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
-    labkit::QueryValues values(params, image);
+    const std::string id = c.at("id");
+    labkit::QueryValues values(
+        params, image, {mode.run, mode.plan_dir + labkit::replay::PlanFileName(id)});
     std::optional<labkit::LaunchCapture> launches;
     if (list_launches) launches.emplace();
-    labkit::NoteDiagnosticCase(c.at("id"));
+    labkit::NoteDiagnosticCase(id);
     std::optional<std::pair<const char*, std::string>> stopped;  // (status, detail)
     try {
       ex.fn(params, values);
     } catch (const labkit::StudentException& e) {
       stopped.emplace(labkit::case_status::kStudentException, e.what());
     } catch (const labkit::RefusedCall& e) {
-      stopped.emplace(labkit::case_status::kRefusedCall, e.what());
+      stopped.emplace(labkit::case_status::kRefusedCall, e.what());    } catch (const labkit::NotRecorded& e) {
+      stopped.emplace(labkit::case_status::kNotRecorded, e.what());
     }
     labkit::NoteDiagnosticCase("");
-    json line = query_case_json(c.at("id"), values);
+    json line = query_case_json(id, values);
     if (stopped) {
       line["status"] = stopped->first;
       line["detail"] = stopped->second;
@@ -228,12 +239,6 @@ labkit::replay::StudentImage student_image(const json& request) {
   return image;
 }
 
-// How this run calls the student's code, and where plans are kept (beside the request).
-struct Mode {
-  labkit::RunMode run = labkit::RunMode::kDirect;
-  std::string plan_dir;
-  labkit::replay::StudentImage image;
-};
 
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
@@ -433,7 +438,7 @@ int main(int argc, char** argv) {
     if (!counters_table.empty()) counting.emplace();
     if (query != nullptr) {
       run_query_cases(request, *query,
-                      request.contains("student_image") ? &mode.image : nullptr, out);
+                      request.contains("student_image") ? &mode.image : nullptr, mode, out);
     } else {
       run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())

@@ -4,6 +4,7 @@
 // numbers are never trusted for anything else.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,20 @@
 #include "matmul_harness.h"
 
 namespace labkit {
+
+// How a case runs a host function of the student's that it records and replays (lab 02's
+// host_run.cuh): kDirect records and replays in this process; kRecord records only, writing the
+// plan to `plan_path`; kReplay replays the plan it finds there, calling none of the function.
+struct QueryRecording {
+  RunMode mode = RunMode::kDirect;
+  std::string plan_path;
+};
+
+// A replay run found no plan it can use for the case (the record run died on it, or left
+// something else): the case reports case_status::kNotRecorded, and labgrade the record's end.
+struct NotRecorded : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // What one query case found: per quantity the student's value, the kit's value, and known wrong
 // answers with their usual cause, so that a mismatch can be explained.
@@ -29,8 +44,10 @@ class QueryValues {
 
   // `image`: what a replay of the student's recorded work may use (from labgrade's request; null
   // when it sent none), for a lab that records a host function of the student's and replays it.
-  explicit QueryValues(const Params& params, const replay::StudentImage* image = nullptr)
-      : params_(params), image_(image) {}
+  // `recording`: how a recorded host function runs (direct when absent).
+  explicit QueryValues(const Params& params, const replay::StudentImage* image = nullptr,
+                       QueryRecording recording = {})
+      : params_(params), image_(image), recording_(std::move(recording)) {}
 
   // The case's parameter `name`; `fallback` when the lab gave none.
   long long param(const std::string& name, long long fallback) const {
@@ -54,6 +71,7 @@ class QueryValues {
   }
 
   const replay::StudentImage* student_image() const { return image_; }
+  const QueryRecording& recording() const { return recording_; }
   const std::vector<Entry>& entries() const { return entries_; }
   const std::string& error() const { return error_; }
   const std::string& detail() const { return detail_; }
@@ -61,6 +79,7 @@ class QueryValues {
  private:
   const Params& params_;
   const replay::StudentImage* image_;
+  QueryRecording recording_;
   std::vector<Entry> entries_;
   std::string error_, detail_;
 };

@@ -127,6 +127,12 @@ std::vector<uint8_t> EncodePlan(const Plan& plan) {
   for (const Op& op : plan.ops) ops.push_back(OpJson(op));
   json encoded{{"ops", ops}};
   if (!plan.student_exception.empty()) encoded["student_exception"] = plan.student_exception;
+  if (plan.call)
+    encoded["call"] = {{"returned", plan.call->returned},
+                       {"bytes_to_device", plan.call->bytes_to_device},
+                       {"bytes_to_host", plan.call->bytes_to_host},
+                       {"copies_2d", plan.call->copies_2d},
+                       {"launches", plan.call->launches}};
   return json::to_cbor(encoded);
 }
 
@@ -140,6 +146,13 @@ std::string DecodePlan(const std::vector<uint8_t>& bytes, Plan& plan) {
     for (const json& op : j["ops"]) plan.ops.push_back(OpFrom(op));
     if (j.contains("student_exception") && j["student_exception"].is_string())
       plan.student_exception = j["student_exception"].get<std::string>().substr(0, 1000);
+    if (j.contains("call")) {
+      const json& c = j.at("call");
+      plan.call = CallCounts{c.at("returned").get<int64_t>(),
+                             c.at("bytes_to_device").get<uint64_t>(),
+                             c.at("bytes_to_host").get<uint64_t>(), c.at("copies_2d").get<int64_t>(),
+                             c.at("launches").get<int64_t>()};
+    }
   } catch (const std::exception& e) {
     plan = Plan{};
     return std::string("the recorded work is malformed (") + e.what() + ")";

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,19 @@ struct Op {
   std::string note;                       // kUnsupported
 };
 
+// What the record run saw of a host function's own calls, for exercises that grade those calls
+// (lab 02's host functions): the replay, which does not call the function, checks these. Told by
+// the process the function ran in, like the rest of the plan: a forged count buys no output.
+struct CallCounts {
+  int64_t returned = 0;  // the function's return value (a cudaError_t)
+  uint64_t bytes_to_device = 0, bytes_to_host = 0;
+  int64_t copies_2d = 0;  // cudaMemcpy2D calls between host and device
+  int64_t launches = 0;
+};
+
 struct Plan {
   std::vector<Op> ops;
+  std::optional<CallCounts> call;  // host functions (lab 02) only
   // What the function threw while it was recorded ("" when it returned): the work before the
   // throw is in `ops`, and the replay reports the exception as the case's failure, as a run of
   // the function itself would (an empty C would read as "never written", the wrong cause).

@@ -119,6 +119,22 @@ TEST(ReplayRecorder, TheExceptionAFunctionThrewSurvivesThePlanFile) {
   EXPECT_EQ(back.student_exception, "");
 }
 
+// A host function's own calls (lab 02), which its replay checks without calling it.
+TEST(ReplayRecorder, AHostFunctionsCallCountsSurviveThePlanFile) {
+  Plan plan;
+  plan.call = CallCounts{2, 8000, 4000, 17, 1};
+  Plan back;
+  ASSERT_EQ(DecodePlan(EncodePlan(plan), back), "");
+  ASSERT_TRUE(back.call.has_value());
+  EXPECT_EQ(back.call->returned, 2);
+  EXPECT_EQ(back.call->bytes_to_device, 8000u);
+  EXPECT_EQ(back.call->bytes_to_host, 4000u);
+  EXPECT_EQ(back.call->copies_2d, 17);
+  EXPECT_EQ(back.call->launches, 1);
+  ASSERT_EQ(DecodePlan(EncodePlan(Plan{}), back), "");
+  EXPECT_FALSE(back.call.has_value());
+}
+
 
 // A plan the replay would refuse (replay_plan.h's limits) ends where it reaches them, with a note
 // the replay reports; what the function does after that is not kept (memory, and a plan file of a
