@@ -170,6 +170,52 @@ std::string ConstantMemoryExceeded(const std::map<std::string, long long>& const
          "(cudaMalloc or __device__).";
 }
 
+std::string StudentMapPath(const std::string& executable) { return executable + ".map"; }
+
+std::vector<std::pair<long long, long long>> StudentDataFromMap(
+    const std::string& map, const std::vector<std::string>& objects, long long image_start) {
+  auto counted_section = [](const std::string& name) {
+    for (const char* prefix : {".data", ".bss", ".rodata"})
+      if (name.rfind(prefix, 0) == 0) return name.rfind(".rodata.cst", 0) != 0;
+    return false;
+  };
+  const std::set<std::string> own(objects.begin(), objects.end());
+  std::vector<std::pair<long long, long long>> ranges;
+  std::istringstream lines(map);
+  std::string line, section;
+  bool in_memory_map = false;  // past "Discarded input sections" (sections the link dropped)
+  while (std::getline(lines, line)) {
+    if (line.rfind("Linker script and memory map", 0) == 0) in_memory_map = true;
+    if (!in_memory_map) continue;
+    // An input section: " NAME ADDRESS SIZE FILE", or a long NAME alone on its line and
+    // "ADDRESS SIZE FILE" on the next.
+    std::istringstream fields(line);
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+    if (line.size() > 1 && line[0] == ' ' && line[1] == '.' && f.size() == 1) {
+      section = f[0];
+      continue;
+    }
+    if (line.size() > 1 && line[0] == ' ' && line[1] == '.' && f.size() == 4) {
+      section = f[0];
+      f.erase(f.begin());
+    } else if (f.size() != 3 || line[0] != ' ' || section.empty()) {
+      section.clear();
+      continue;
+    }
+    const std::string name = section;
+    section.clear();
+    if (!counted_section(name) || own.count(f[2]) == 0) continue;
+    try {
+      const long long address = std::stoll(f[0], nullptr, 16), size = std::stoll(f[1], nullptr, 16);
+      if (size > 0 && address >= image_start) ranges.emplace_back(address - image_start, size);
+    } catch (const std::exception&) {
+      continue;
+    }
+  }
+  std::sort(ranges.begin(), ranges.end());
+  return ranges;
+}
+
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
                               const std::string& executable, const std::string& path,
                               const std::set<std::string>& constants) {
@@ -189,8 +235,20 @@ std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::stri
   std::string program;
   if (std::string why = listing(executable, program); !why.empty()) return why;
   const std::vector<ImageEntry> entries = StudentImageEntries(object_listings, program, constants);
+  nlohmann::json image = StudentImageJson(entries);
+  // CPU backend: the link wrote its map beside the program (submission_build.cpp).
+  if (std::ifstream map_file(StudentMapPath(executable)); map_file) {
+    const std::string map((std::istreambuf_iterator<char>(map_file)), {});
+    long long start = -1;
+    for (const Symbol& s : ParseNm(program))
+      if (s.name == "__executable_start") start = s.address;
+    image["global_data"] = nlohmann::json::array();
+    if (start >= 0)
+      for (const auto& [offset, size] : StudentDataFromMap(map, objects, start))
+        image["global_data"].push_back(Range(offset, size));
+  }
   std::ofstream out(path);
-  out << StudentImageJson(entries).dump();
+  out << image.dump();
   std::ofstream symbols(StudentSymbolsPath(executable));
   symbols << StudentSymbolsJson(entries).dump();
   return !out ? "cannot write " + path

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "process.h"
@@ -39,7 +40,8 @@ std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& obje
 
 // The entries as the replay reads them: {"kernels": [[offset, size]...], "runners": [...],
 // "variables": [...], "constants": [...]}, "constants" being the variables that are __constant__
-// (on the CPU backend: a GPU's own counters tell constant loads apart).
+// (on the CPU backend: a GPU's own counters tell constant loads apart). WriteStudentImage adds
+// "global_data" on the CPU backend (StudentDataFromMap): what the replay counts as global memory.
 nlohmann::json StudentImageJson(const std::vector<ImageEntry>& entries);
 
 // The entries by name ("name#copy" for a runner): {"name": [offset, size, "code" | "data"]}. Another build of the same
@@ -66,6 +68,18 @@ inline constexpr long long kConstantMemoryBytes = 64 * 1024;
 // "" when `constants` (name -> bytes) fit in a GPU's constant memory, else the compile error the
 // student reads: nvcc refuses such a program too (ptxas: "too much global constant data").
 std::string ConstantMemoryExceeded(const std::map<std::string, long long>& constants);
+
+// CPU backend: the linker's map of the program (`-Wl,-Map=`), beside it.
+std::string StudentMapPath(const std::string& executable);
+// The data the student's objects put in the program, as (offset in the program image, size) pairs
+// of whole input sections, from the linker's map: every `.data*`, `.bss*` and `.rodata*` section
+// of those objects the link kept, but the emulator's `__constant__` ones (`.emu_constant.*`) and
+// the compiler's pools of literal constants (`.rodata.cst*`, which only machine code the count
+// does not see reads). By section, not by name, so that no variable escapes the count for its
+// kind of symbol (an inline variable's `u`), its name (one the kit's objects also have) or its
+// size. `image_start`: the address of the image's start (`__executable_start`).
+std::vector<std::pair<long long, long long>> StudentDataFromMap(
+    const std::string& map, const std::vector<std::string>& objects, long long image_start);
 
 // Runs nm; writes the lists to `path` (beside the executable), and the names beside them
 // (StudentSymbolsPath). `constants`: the names of the objects' __constant__ variables

@@ -87,5 +87,32 @@ TEST(StudentImage, ConstantMemoryIsHeldToTheGpusSixtyFourKibibytes) {
   EXPECT_NE(over.find("The largest is a, 65536 bytes"), std::string::npos) << over;
 }
 
+// The link's map (`-Wl,-Map=`): input sections by object, a long name alone on its line.
+const char* kMap =
+    "Discarded input sections\n\n"
+    " .bss._ZN2gAE  0x0000000000000000     0x1000 /w/matmul.cu.o\n\n"
+    "Memory Configuration\n\n"
+    "Linker script and memory map\n\n"
+    " .text          0x0000000000401000      0xa64 /w/matmul.cu.o\n"
+    " .rodata.cst4   0x0000000000481ca0        0x4 /w/matmul.cu.o\n"
+    " .rodata.str1.1\n"
+    "                0x0000000000481c84       0x1c /w/matmul.cu.o\n"
+    " .tbss          0x0000000000495490      0x410 /w/matmul.cu.o\n"
+    " .emu_constant.0\n"
+    "                0x0000000000496000        0x4 /w/matmul.cu.o\n"
+    " .data          0x0000000000496494        0x0 /w/matmul.cu.o\n"
+    " .bss           0x0000000000496500       0x20 /kit/libharness.a(harness.cu.cpp.o)\n"
+    " .bss           0x0000000000496520       0x40 /w/matmul.cu.o\n"
+    "                0x0000000000496520                last_error\n"
+    " .bss._ZN2gBE\n"
+    "                0x0000000000497000     0x1000 /w/matmul.cu.o\n";
+
+TEST(StudentImage, TheStudentsDataIsEveryDataSectionOfItsObjectsThatTheLinkKept) {
+  const auto ranges = StudentDataFromMap(kMap, {"/w/matmul.cu.o"}, 0x400000);
+  const std::vector<std::pair<long long, long long>> want = {
+      {0x81c84, 0x1c}, {0x96520, 0x40}, {0x97000, 0x1000}};
+  EXPECT_EQ(ranges, want);
+}
+
 }  // namespace
 }  // namespace labkit

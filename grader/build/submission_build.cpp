@@ -146,6 +146,8 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
   AddKitFirst(cmd, manifest_.emu_libs.at(spec_.id), objects, {"-Wl,--start-group"},
               {"-Wl,--end-group"});
   cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
+  // Where each object's data landed, by section (student_image.h, StudentDataFromMap).
+  cmd.push_back("-Wl,-Map=" + StudentMapPath(executable));
   return cmd;
 }
 

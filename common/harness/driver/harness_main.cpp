@@ -236,6 +236,7 @@ labkit::replay::StudentImage student_image(const json& request) {
   image.runners = image_ranges(s.at("runners"));
   image.variables = image_ranges(s.at("variables"));
   if (s.contains("constants")) image.constants = image_ranges(s.at("constants"));
+  if (s.contains("global_data")) image.global_data = image_ranges(s.at("global_data"));
   return image;
 }
 

@@ -34,8 +34,10 @@ class InitialDeviceState {
   std::vector<Variable> variables_;
 };
 
-// CPU backend: names each variable of `image` (the student's own, labgrade's list) but its
-// __constant__ ones to the emulator as global memory, so that the counts of the launches after it
+// CPU backend: names the student's data to the emulator as global memory (labgrade's lists: the
+// data sections of the student's objects, `global_data`, read off the link's map, so that no
+// variable escapes by its kind of symbol or its name; else each variable), __constant__ variables
+// left out, so that the counts of the launches after it
 // see a kernel's accesses to them as a GPU's counters see its loads from device memory: a kernel
 // that copied A and B into __device__ arrays and computed from those shows the loads, however
 // small the arrays and however they lie. A GPU's counters do not count constant loads, so neither

@@ -26,6 +26,9 @@ struct StudentImage {
   std::vector<ImageRange> runners;    // CPU backend: a launch's closure runner starts one of them
   std::vector<ImageRange> variables;  // a variable write falls inside one of them
   std::vector<ImageRange> constants;  // CPU backend: those of the variables that are __constant__
+  // CPU backend: the data of the student's objects by section, __constant__ ones left out: what
+  // the emulator counts as global memory (CountVariablesAsGlobalMemory).
+  std::vector<ImageRange> global_data;
 };
 
 // One of the harness's host arrays in the replay, in the place of the record run's array of the

@@ -90,6 +90,19 @@ TEST(UncountedAccess, CompareBuiltinsBecomeLibraryCalls) {
   EXPECT_EQ(r.text.find("__builtin_"), std::string::npos) << r.text;
 }
 
+// Only _FORTIFY_SOURCE's wrappers write these, and a counted compile has none: the student's own
+// would copy inline, uncounted.
+TEST(UncountedAccess, ObjectSizeCheckedCopyBuiltinsAreRefused) {
+  for (const char* builtin : {"__builtin___memcpy_chk", "__builtin___memmove_chk",
+                              "__builtin___mempcpy_chk", "__builtin___strncpy_chk"}) {
+    const std::string source = "void f(float* a, const float* p, int n) { " +
+                               std::string(builtin) + "(a, p, 4 * (n > 0), 4); }\n";
+    EXPECT_NE(refused(source).find(std::string("`") + builtin + "`: g++ copies inline"),
+              std::string::npos)
+        << builtin;
+  }
+}
+
 TEST(UncountedAccess, InlineStringOperationsAreRefused) {
   EXPECT_NE(refused("__attribute__((noinline, optimize(\"Os\"))) void f() {}\n")
                 .find("the `optimize` attribute asks g++"),

@@ -47,6 +47,15 @@ const char* library_call_for(std::string_view name) {
   return nullptr;
 }
 
+// The object-size-checked builtins (__builtin___memcpy_chk and kin), which only _FORTIFY_SOURCE's
+// wrappers write, and a counted compile has no _FORTIFY_SOURCE: in such a compile they are the
+// student's own, and g++ expands one of a size it learns late into plain, uncounted moves.
+bool is_checked_copy_builtin(std::string_view name) {
+  const std::string_view prefix = "__builtin___", suffix = "_chk";
+  return name.size() > prefix.size() + suffix.size() && name.substr(0, prefix.size()) == prefix &&
+         name.substr(name.size() - suffix.size()) == suffix;
+}
+
 // A string literal that asks for inline string operations (target attributes and pragmas).
 bool names_string_op_strategy(std::string_view literal) {
   return literal.find("stringop") != std::string_view::npos ||
@@ -138,6 +147,11 @@ PassResult find_uncounted_accesses(const Source& src) {
     const std::string name(t.text);
     if (const char* call = library_call_for(name)) {
       out.edits.push_back({t.begin, t.end, call});
+    } else if (is_checked_copy_builtin(name)) {
+      refuse_once(builtin_seen, t.begin,
+                  "`" + name +
+                      "`: g++ copies inline with it, where the grader's CPU backend cannot count "
+                      "the memory read; no GPU has it either. Use memcpy, or plain C++");
     } else if (name.rfind("__builtin_ia32_", 0) == 0 || name == "__builtin_apply" ||
                name == "__builtin_apply_args" || name == "__builtin_return") {
       refuse_once(builtin_seen, t.begin,
