@@ -182,5 +182,33 @@ TEST(AccessCounts, TheCountingCopiesCountWhatTheyReadAndWrite) {
   EXPECT_GE(c.other_accesses, 2u * 12 * 64);
 }
 
+// Host memory, which no GPU kernel can read (a buffer a static initialiser allocated, say), counts
+// as global memory: operands kept there are not loads the technique check misses. The CUDA
+// thread's own stack and the kernel's parameters stay uncounted.
+const float* g_host_values = nullptr;
+
+__global__ void sum_host_values(float* out, int n) {
+  float local[4] = {0, 0, 0, 0};
+  for (int i = 0; i < n; ++i) local[i % 4] += g_host_values[i];
+  out[threadIdx.x] = local[0] + local[1] + local[2] + local[3];
+}
+
+TEST(AccessCounts, HostMemoryAKernelReadsCountsAsGlobalMemory) {
+  CountingScope counting;
+  const std::vector<float> host(16, 1.0f);
+  g_host_values = host.data();
+  float* out = to_device(std::vector<float>(4, 0.0f));
+  emu::launch(sum_host_values, dim3(1), dim3(4), 0, 0, out, 16);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(out, 4)[3], 16.0f);
+  const emu::AccessCounts c = Last();
+  // 16 floats of the host's per thread, and perhaps the pointer to them (a global of the
+  // program's); nothing of the parameters or of `local`.
+  EXPECT_GE(c.global_loads, 4u * 16);
+  EXPECT_LE(c.global_loads, 4u * 17);
+  EXPECT_EQ(c.global_stores, 4u);
+  cudaFree(out);
+}
+
 }  // namespace
 }  // namespace emu_test

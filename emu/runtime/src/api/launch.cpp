@@ -139,7 +139,7 @@ void launch(const LaunchRequest& r) {
   state.order = config().order;
   state.seed = config().seed;
   std::optional<LaunchCounter> counter;
-  if (config().count_accesses) state.counter = &counter.emplace();
+  if (config().count_accesses) state.counter = &counter.emplace(r.closure, r.closure_bytes);
   run_blocks(state, uint64_t{r.grid.x} * r.grid.y * r.grid.z);
   if (counter) set_last_launch_counts(counter->total());
 

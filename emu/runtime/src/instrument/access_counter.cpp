@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "config.h"
 #include "memory.h"
 
 namespace emu {
@@ -67,7 +68,10 @@ void count_as_global_memory(const void* begin, size_t bytes) {
   global_variables().push_back({first, first + bytes});
 }
 
-LaunchCounter::LaunchCounter() : buffers_(global_ranges()) {}
+LaunchCounter::LaunchCounter(const void* arguments, size_t argument_bytes)
+    : buffers_(global_ranges()),
+      arguments_(reinterpret_cast<uintptr_t>(arguments),
+                 reinterpret_cast<uintptr_t>(arguments) + argument_bytes) {}
 
 bool LaunchCounter::in_device_buffer(uintptr_t address) const {
   auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,
@@ -113,6 +117,17 @@ void note_block_barrier() {
   if (counted_block != nullptr) ++counted_block->counts.barriers;
 }
 
+namespace {
+// Neither the running CUDA thread's stack (its fiber's, within a stack's size of this frame) nor
+// the launch's parameters: memory of the host's.
+bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
+  const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const uintptr_t reach = config().fiber_stack_bytes;
+  const bool stack = address + reach >= here && address <= here + reach;
+  return !stack && !launch.in_arguments(address);
+}
+}  // namespace
+
 void note_access(uintptr_t address, uint64_t bytes, bool store) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
@@ -122,7 +137,7 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   if (shared) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
-  } else if (b->launch->in_device_buffer(address)) {
+  } else if (b->launch->in_device_buffer(address) || in_host_memory(*b->launch, address)) {
     (store ? c.global_stores : c.global_loads) += 1;
     (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
   } else {

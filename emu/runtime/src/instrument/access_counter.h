@@ -1,7 +1,10 @@
 // Counting what CUDA threads do to memory (labkit_emu/access_counts.h). The scheduler brackets
 // each block it runs on an OS thread with begin/end_block_counting; in between, every load and
 // store of instrumented code (access_hooks.cpp) is put in one class by address: the block's shared
-// memory, a device buffer, or anything else. Counts stay in the OS thread's block state and are
+// memory, a device buffer (or the student's data), or anything else. Anything else that is neither
+// the CUDA thread's own stack nor the launch's parameters is host memory, which no GPU kernel can
+// read (a buffer a static initialiser allocated, say): it is counted as global memory too, so that
+// operands kept there are not loads the technique check misses. Counts stay in the OS thread's block state and are
 // added to the launch's total once per block, so the per-access cost is a thread-local pointer
 // test and a few comparisons.
 #pragma once
@@ -17,16 +20,21 @@ namespace emu::detail {
 
 // One launch: the device buffers as they were when it started (no allocation can change while
 // its kernel runs), with the variables named as global memory (count_as_global_memory), and the
-// total its blocks add up to.
+// total its blocks add up to. `arguments`: the launch's closure, from which each CUDA thread's
+// runner reads the kernel's parameters.
 class LaunchCounter {
  public:
-  LaunchCounter();
+  LaunchCounter(const void* arguments, size_t argument_bytes);
   bool in_device_buffer(uintptr_t address) const;
+  bool in_arguments(uintptr_t address) const {
+    return address >= arguments_.first && address < arguments_.second;
+  }
   void add(const AccessCounts& block);  // thread-safe
   AccessCounts total() const;
 
  private:
   std::vector<std::pair<uintptr_t, uintptr_t>> buffers_;  // [begin, end), sorted
+  std::pair<uintptr_t, uintptr_t> arguments_;
   mutable std::mutex mutex_;
   AccessCounts total_;
 };
