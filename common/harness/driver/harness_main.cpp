@@ -182,7 +182,8 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
     } catch (const labkit::StudentException& e) {
       stopped.emplace(labkit::case_status::kStudentException, e.what());
     } catch (const labkit::RefusedCall& e) {
-      stopped.emplace(labkit::case_status::kRefusedCall, e.what());    } catch (const labkit::NotRecorded& e) {
+      stopped.emplace(labkit::case_status::kRefusedCall, e.what());
+    } catch (const labkit::NotRecorded& e) {
       stopped.emplace(labkit::case_status::kNotRecorded, e.what());
     }
     labkit::NoteDiagnosticCase("");
@@ -239,7 +240,6 @@ labkit::replay::StudentImage student_image(const json& request) {
   if (s.contains("global_data")) image.global_data = image_ranges(s.at("global_data"));
   return image;
 }
-
 
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
