@@ -53,8 +53,10 @@ class RealCpuBuild : public ::testing::Test {
 
 // The three functions lab 03's harness calls, with `body` inside the tiled kernel.
 std::string Lab03(const std::string& includes, const std::string& body) {
-  return includes + "#include \"matmul_lab.cuh\"\n"
-         "__global__ void tiled(const float* A, const float* B, float* C, int m, int n, int k) {\n" +
+  return includes +
+         "#include \"matmul_lab.cuh\"\n"
+         "__global__ void tiled(const float* A, const float* B, float* C, int m, int n, int k) "
+         "{\n" +
          body +
          "}\n"
          "void matmul_rows(const float* A, const float* B, float* C, int m, int n, int k) {\n"
@@ -66,21 +68,21 @@ std::string Lab03(const std::string& includes, const std::string& body) {
 }
 
 TEST_F(RealCpuBuild, UncountedAccessIsNamedByEmuCxxsOwnStatus) {
-  const BuildOutcome out =
-      Build(Lab03("", "  float v;\n  asm(\"movss (%1), %0\" : \"=x\"(v) : \"r\"(A));\n  C[0] = v;\n"));
+  const BuildOutcome out = Build(
+      Lab03("", "  float v;\n  asm(\"movss (%1), %0\" : \"=x\"(v) : \"r\"(A));\n  C[0] = v;\n"));
   EXPECT_EQ(out.stage, "uncounted_access") << out.message;
   EXPECT_NE(out.message.find("matmul.cu:4: error: inline assembly"), std::string::npos)
       << out.message;
 }
 
 TEST_F(RealCpuBuild, CopiesOfTheCxxLibraryAndTheCLibraryBuildAndAreRenamed) {
-  const BuildOutcome out = Build(Lab03(
-      "#include <algorithm>\n#include <cstring>\n#include <vector>\n",
-      "  std::vector<char> bytes(static_cast<size_t>(n) + 1, 7);\n"
-      "  float row[64];\n"
-      "  std::copy(A, A + (n < 64 ? n : 64), row);\n"
-      "  memcpy(&C[0], row, sizeof(float) * (m > 0));\n"
-      "  C[1] = static_cast<float>(strlen(bytes.data()));\n"));
+  const BuildOutcome out =
+      Build(Lab03("#include <algorithm>\n#include <cstring>\n#include <vector>\n",
+                  "  std::vector<char> bytes(static_cast<size_t>(n) + 1, 7);\n"
+                  "  float row[64];\n"
+                  "  std::copy(A, A + (n < 64 ? n : 64), row);\n"
+                  "  memcpy(&C[0], row, sizeof(float) * (m > 0));\n"
+                  "  C[1] = static_cast<float>(strlen(bytes.data()));\n"));
   ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
   std::ifstream renames(root_ / "work" / "matmul.cu.o.kernel_calls");
   const std::string text((std::istreambuf_iterator<char>(renames)), {});
@@ -91,9 +93,10 @@ TEST_F(RealCpuBuild, CopiesOfTheCxxLibraryAndTheCLibraryBuildAndAreRenamed) {
 // A compare builtin of a size g++ learns late would be expanded inline, uncounted; it becomes the
 // C library's call (emu-rewrite), which a kernel may not make (the guard's stub stops it).
 TEST_F(RealCpuBuild, CompareBuiltinsStayCallsAndAreGuarded) {
-  const BuildOutcome out = Build(
-      Lab03("", "  for (int i = 0; i < n; ++i)\n"
-                "    if (__builtin_memcmp(A + i, B + i, 4 * (m > 0)) < 0) C[0] = 1;\n"));
+  const BuildOutcome out =
+      Build(Lab03("",
+                  "  for (int i = 0; i < n; ++i)\n"
+                  "    if (__builtin_memcmp(A + i, B + i, 4 * (m > 0)) < 0) C[0] = 1;\n"));
   ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
   std::ifstream renames(root_ / "work" / "matmul.cu.o.kernel_calls");
   const std::string text((std::istreambuf_iterator<char>(renames)), {});
@@ -124,8 +127,8 @@ TEST_F(RealCpuBuild, ConstantVariablesAreListedApartFromDeviceOnes) {
 }
 
 TEST_F(RealCpuBuild, MoreConstantMemoryThanAGpuHasIsACompileError) {
-  const BuildOutcome out = Build("__constant__ float c_operands[16384 + 1];\n" +
-                                 Lab03("", "  C[0] = c_operands[0];\n"));
+  const BuildOutcome out =
+      Build("__constant__ float c_operands[16384 + 1];\n" + Lab03("", "  C[0] = c_operands[0];\n"));
   EXPECT_EQ(out.stage, "compile") << out.message;
   EXPECT_NE(out.message.find("c_operands, 65540 bytes"), std::string::npos) << out.message;
 }

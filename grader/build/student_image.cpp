@@ -165,8 +165,9 @@ std::string ConstantMemoryExceeded(const std::map<std::string, long long>& const
   return "the __constant__ variables take " + std::to_string(total) +
          " bytes, more than the 64 KiB (" + std::to_string(kConstantMemoryBytes) +
          " bytes) of constant memory a GPU has; nvcc refuses such a program too (ptxas: \"too "
-         "much global constant data\"). The largest is " + DemangleSymbol(largest->first) + ", " +
-         std::to_string(largest->second) + " bytes: keep big arrays in global memory "
+         "much global constant data\"). The largest is " +
+         DemangleSymbol(largest->first) + ", " + std::to_string(largest->second) +
+         " bytes: keep big arrays in global memory "
          "(cudaMalloc or __device__).";
 }
 

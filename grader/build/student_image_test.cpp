@@ -60,11 +60,15 @@ TEST(StudentImage, WithoutTheImageStartNothingIsListed) {
 // nm's System V listing of an object of the CPU backend (`nm -S --defined-only -f sysv`).
 const char* kSysvObject =
     "\n\nSymbols from matmul.cu.o:\n\n"
-    "Name                  Value           Class        Type         Size             Line  Section\n\n"
-    "_ZL1f               |0000000000000000|   d  |            OBJECT|000000000000000c|     |.emu_constant.6\n"
-    "c_block_side        |0000000000000000|   B  |            OBJECT|0000000000000004|     |.emu_constant.0\n"
+    "Name                  Value           Class        Type         Size             Line  "
+    "Section\n\n"
+    "_ZL1f               |0000000000000000|   d  |            OBJECT|000000000000000c|     "
+    "|.emu_constant.6\n"
+    "c_block_side        |0000000000000000|   B  |            OBJECT|0000000000000004|     "
+    "|.emu_constant.0\n"
     "d_table             |0000000000000020|   B  |            OBJECT|0000000000001000|     |.bss\n"
-    "_Z4kernPKfPfi       |0000000000000000|   T  |              FUNC|000000000000002c|     |.text\n";
+    "_Z4kernPKfPfi       |0000000000000000|   T  |              FUNC|000000000000002c|     "
+    "|.text\n";
 
 TEST(StudentImage, ConstantsAreTheVariablesInTheEmulatorsConstantSections) {
   const std::map<std::string, long long> constants = ConstantVariablesFromNm(kSysvObject);

@@ -336,7 +336,9 @@ class RecordThenReplay : public ProcessRunner {
       if (record && id[1] - '0' < recorded_) std::ofstream(plan) << "plan of " << id;
       if (!record && std::filesystem::exists(plan)) plans_found.push_back(id);
     }
-    if (!record || recorded_ == 2) response << R"({"type": "done"})" << "\n";
+    if (!record || recorded_ == 2)
+      response << R"({"type": "done"})"
+               << "\n";
     ProcessResult r;
     r.started = true;
     r.exit_code = record && recorded_ < 2 ? 134 : 0;

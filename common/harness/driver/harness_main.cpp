@@ -171,8 +171,8 @@ void run_query_cases(const json& request, const labkit::QueryExercise& ex,
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
     const std::string id = c.at("id");
-    labkit::QueryValues values(
-        params, image, {mode.run, mode.plan_dir + labkit::replay::PlanFileName(id)});
+    labkit::QueryValues values(params, image,
+                               {mode.run, mode.plan_dir + labkit::replay::PlanFileName(id)});
     std::optional<labkit::LaunchCapture> launches;
     if (list_launches) launches.emplace();
     labkit::NoteDiagnosticCase(id);
@@ -438,8 +438,8 @@ int main(int argc, char** argv) {
     std::optional<labkit::LaunchCounting> counting;
     if (!counters_table.empty()) counting.emplace();
     if (query != nullptr) {
-      run_query_cases(request, *query,
-                      request.contains("student_image") ? &mode.image : nullptr, mode, out);
+      run_query_cases(request, *query, request.contains("student_image") ? &mode.image : nullptr,
+                      mode, out);
     } else {
       run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
       if (request.contains("timing") && !request["timing"].is_null())

@@ -148,10 +148,10 @@ std::string DecodePlan(const std::vector<uint8_t>& bytes, Plan& plan) {
       plan.student_exception = j["student_exception"].get<std::string>().substr(0, 1000);
     if (j.contains("call")) {
       const json& c = j.at("call");
-      plan.call = CallCounts{c.at("returned").get<int64_t>(),
-                             c.at("bytes_to_device").get<uint64_t>(),
-                             c.at("bytes_to_host").get<uint64_t>(), c.at("copies_2d").get<int64_t>(),
-                             c.at("launches").get<int64_t>()};
+      plan.call =
+          CallCounts{c.at("returned").get<int64_t>(), c.at("bytes_to_device").get<uint64_t>(),
+                     c.at("bytes_to_host").get<uint64_t>(), c.at("copies_2d").get<int64_t>(),
+                     c.at("launches").get<int64_t>()};
     }
   } catch (const std::exception& e) {
     plan = Plan{};

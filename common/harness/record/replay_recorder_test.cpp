@@ -135,7 +135,6 @@ TEST(ReplayRecorder, AHostFunctionsCallCountsSurviveThePlanFile) {
   EXPECT_FALSE(back.call.has_value());
 }
 
-
 // A plan the replay would refuse (replay_plan.h's limits) ends where it reaches them, with a note
 // the replay reports; what the function does after that is not kept (memory, and a plan file of a
 // gigabyte per case on the grading machine's disk).

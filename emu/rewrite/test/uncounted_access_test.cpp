@@ -95,8 +95,8 @@ TEST(UncountedAccess, CompareBuiltinsBecomeLibraryCalls) {
 TEST(UncountedAccess, ObjectSizeCheckedCopyBuiltinsAreRefused) {
   for (const char* builtin : {"__builtin___memcpy_chk", "__builtin___memmove_chk",
                               "__builtin___mempcpy_chk", "__builtin___strncpy_chk"}) {
-    const std::string source = "void f(float* a, const float* p, int n) { " +
-                               std::string(builtin) + "(a, p, 4 * (n > 0), 4); }\n";
+    const std::string source = "void f(float* a, const float* p, int n) { " + std::string(builtin) +
+                               "(a, p, 4 * (n > 0), 4); }\n";
     EXPECT_NE(refused(source).find(std::string("`") + builtin + "`: g++ copies inline"),
               std::string::npos)
         << builtin;

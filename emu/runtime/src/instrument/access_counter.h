@@ -4,9 +4,9 @@
 // memory, a device buffer (or the student's data), or anything else. Anything else that is neither
 // the CUDA thread's own stack nor the launch's parameters is host memory, which no GPU kernel can
 // read (a buffer a static initialiser allocated, say): it is counted as global memory too, so that
-// operands kept there are not loads the technique check misses. Counts stay in the OS thread's block state and are
-// added to the launch's total once per block, so the per-access cost is a thread-local pointer
-// test and a few comparisons.
+// operands kept there are not loads the technique check misses. Counts stay in the OS thread's
+// block state and are added to the launch's total once per block, so the per-access cost is a
+// thread-local pointer test and a few comparisons.
 #pragma once
 #include <cstddef>
 #include <cstdint>
