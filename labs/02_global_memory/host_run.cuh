@@ -63,8 +63,7 @@ struct HostRun {
   labkit::replay::Plan plan;      // what the record saw, for checks of where the work went
 };
 
-// The plan of `record_call()` on `record`, with what the link wraps counted of its calls. An
-// exception the function threw is kept in the plan and thrown on.
+// The plan of `record_call()` on `record`, with what the link wraps counted of its calls.
 template <class RecordCall>
 labkit::replay::Plan RecordHostCall(const HostArrays& record, RecordCall&& record_call) {
   std::vector<labkit::replay::HostArray> arrays;
@@ -88,7 +87,9 @@ labkit::replay::Plan RecordHostCall(const HostArrays& record, RecordCall&& recor
 }
 
 // The plan this case replays: recorded here (a direct or record run; a record run writes it
-// beside its request and has nothing more to do), or read where the record run wrote it.
+// beside its request and has nothing more to do), or read where the record run wrote it. An
+// exception the function threw is written into the plan and thrown on; the replay throws it
+// again, so that the replay run reports it as the case's failure.
 template <class RecordCall>
 labkit::replay::Plan PlanOfTheCall(const HostArrays& record, RecordCall&& record_call,
                                    const labkit::QueryRecording& recording) {
