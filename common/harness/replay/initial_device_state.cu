@@ -108,6 +108,10 @@ void InitialDeviceState::Restore() const {
 
 void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #ifdef __LABKIT_EMU__
+  // __constant__ variables: left out, as a GPU's counters leave constant loads out.
+  for (const ImageRange& range : image.constants)
+    if (const void* constant = ImageAddress(range.offset); constant != nullptr)
+      emu::detail::count_as_constant_memory(constant, static_cast<std::size_t>(range.size));
   // Whole sections where labgrade read them off the link's map: the variables lie inside them.
   if (!image.global_data.empty()) {
     for (const ImageRange& range : image.global_data)

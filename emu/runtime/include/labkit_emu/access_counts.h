@@ -28,9 +28,10 @@ struct AccessCounts {
   // the most of any block: not added up over blocks. With the launch's dynamic shared memory
   // apart, as ptxas reports a kernel's static shared memory.
   uint64_t static_shared_bytes = 0;
-  // Anything else a CUDA thread touched: its stack, its parameters. (A program's __device__ and
-  // __constant__ variables are global memory where the harness names them:
-  // count_as_global_memory.)
+  // Anything else a CUDA thread touched: its stack, its parameters, the program's __constant__
+  // variables where the harness names them (count_as_constant_memory). The rest of the host's
+  // memory counts as global: the student's data where the harness names it
+  // (count_as_global_memory), and memory no GPU kernel could reach (a host heap buffer, say).
   uint64_t other_accesses = 0;
 
   // Adds the counts, and keeps the larger static_shared_bytes.
@@ -48,5 +49,8 @@ const AccessCounts* last_launch_access_counts();
 // copied A and B into such variables would compute from loads no count sees. The harness names
 // the student's variables in its replays (common/harness/driver/harness_main.cpp).
 void count_as_global_memory(const void* begin, size_t bytes);
+// [begin, begin + bytes) is a __constant__ variable, whose loads a GPU's counters do not count as
+// global memory either: left out of the counts (other_accesses).
+void count_as_constant_memory(const void* begin, size_t bytes);
 }  // namespace detail
 }  // namespace emu

@@ -59,7 +59,34 @@ std::vector<Range> global_ranges() {
   std::sort(ranges.begin(), ranges.end());
   return ranges;
 }
+
+// count_as_constant_memory's ranges, sorted when a launch takes them.
+std::vector<Range>& constant_variables() {
+  static std::vector<Range> ranges;
+  return ranges;
+}
+
+std::vector<Range> constant_ranges() {
+  std::lock_guard<std::mutex> lock(variables_mutex);
+  std::vector<Range> ranges = constant_variables();
+  std::sort(ranges.begin(), ranges.end());
+  return ranges;
+}
+
+// Whether `address` lies in one of `ranges` (sorted, not overlapping).
+bool in_ranges(const std::vector<Range>& ranges, uintptr_t address) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), address,
+                             [](uintptr_t a, const Range& r) { return a < r.first; });
+  return it != ranges.begin() && address < std::prev(it)->second;
+}
 }  // namespace
+
+void count_as_constant_memory(const void* begin, size_t bytes) {
+  if (bytes == 0) return;
+  const auto first = reinterpret_cast<uintptr_t>(begin);
+  std::lock_guard<std::mutex> lock(variables_mutex);
+  constant_variables().push_back({first, first + bytes});
+}
 
 void count_as_global_memory(const void* begin, size_t bytes) {
   if (bytes == 0) return;
@@ -70,13 +97,16 @@ void count_as_global_memory(const void* begin, size_t bytes) {
 
 LaunchCounter::LaunchCounter(const void* arguments, size_t argument_bytes)
     : buffers_(global_ranges()),
+      constants_(constant_ranges()),
       arguments_(reinterpret_cast<uintptr_t>(arguments),
                  reinterpret_cast<uintptr_t>(arguments) + argument_bytes) {}
 
 bool LaunchCounter::in_device_buffer(uintptr_t address) const {
-  auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,
-                             [](uintptr_t a, const Range& r) { return a < r.first; });
-  return it != buffers_.begin() && address < std::prev(it)->second;
+  return in_ranges(buffers_, address);
+}
+
+bool LaunchCounter::in_constant_memory(uintptr_t address) const {
+  return in_ranges(constants_, address);
 }
 
 void LaunchCounter::add(const AccessCounts& block) {
@@ -118,13 +148,13 @@ void note_block_barrier() {
 }
 
 namespace {
-// Neither the running CUDA thread's stack (its fiber's, within a stack's size of this frame) nor
-// the launch's parameters: memory of the host's.
+// Neither the running CUDA thread's stack (its fiber's, within a stack's size of this frame), nor
+// the launch's parameters, nor a __constant__ variable: memory of the host's.
 bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
   const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   const uintptr_t reach = config().fiber_stack_bytes;
   const bool stack = address + reach >= here && address <= here + reach;
-  return !stack && !launch.in_arguments(address);
+  return !stack && !launch.in_arguments(address) && !launch.in_constant_memory(address);
 }
 }  // namespace
 

@@ -26,6 +26,7 @@ class LaunchCounter {
  public:
   LaunchCounter(const void* arguments, size_t argument_bytes);
   bool in_device_buffer(uintptr_t address) const;
+  bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
   bool in_arguments(uintptr_t address) const {
     return address >= arguments_.first && address < arguments_.second;
   }
@@ -34,6 +35,7 @@ class LaunchCounter {
 
  private:
   std::vector<std::pair<uintptr_t, uintptr_t>> buffers_;  // [begin, end), sorted
+  std::vector<std::pair<uintptr_t, uintptr_t>> constants_;  // sorted
   std::pair<uintptr_t, uintptr_t> arguments_;
   mutable std::mutex mutex_;
   AccessCounts total_;
