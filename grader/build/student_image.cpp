@@ -52,6 +52,13 @@ bool IsClosureRunner(const std::string& name) {
   return std::regex_match(name, runner);
 }
 
+// The address of the program image's start (`__executable_start`), or -1 where nm listed none.
+long long ImageStart(const std::vector<Symbol>& program) {
+  for (const Symbol& s : program)
+    if (s.name == "__executable_start") return s.address;
+  return -1;
+}
+
 nlohmann::json Range(long long offset, long long size) {
   return nlohmann::json::array({offset, size});
 }
@@ -69,12 +76,9 @@ std::vector<ImageEntry> StudentImageEntries(const std::vector<std::string>& obje
       if (IsData(s.type)) data.insert(s.name);
     }
   const std::vector<Symbol> program = ParseNm(executable_listing);
-  long long start = -1;
+  const long long start = ImageStart(program);
   std::map<std::string, int> copies;
-  for (const Symbol& s : program) {
-    if (s.name == "__executable_start") start = s.address;
-    ++copies[s.name];
-  }
+  for (const Symbol& s : program) ++copies[s.name];
   std::vector<ImageEntry> entries;
   if (start < 0) return entries;  // nothing can be placed: every launch will be refused
   std::vector<Symbol> by_address = program;
@@ -240,9 +244,7 @@ std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::stri
   // CPU backend: the link wrote its map beside the program (submission_build.cpp).
   if (std::ifstream map_file(StudentMapPath(executable)); map_file) {
     const std::string map((std::istreambuf_iterator<char>(map_file)), {});
-    long long start = -1;
-    for (const Symbol& s : ParseNm(program))
-      if (s.name == "__executable_start") start = s.address;
+    const long long start = ImageStart(ParseNm(program));
     image["global_data"] = nlohmann::json::array();
     if (start >= 0)
       for (const auto& [offset, size] : StudentDataFromMap(map, objects, start))

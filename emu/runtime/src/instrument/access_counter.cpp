@@ -109,6 +109,8 @@ bool LaunchCounter::in_constant_memory(uintptr_t address) const {
   return in_ranges(constants_, address);
 }
 
+bool LaunchCounter::in_arguments(uintptr_t address) const { return inside(arguments_, address); }
+
 void LaunchCounter::add(const AccessCounts& block) {
   std::lock_guard<std::mutex> lock(mutex_);
   total_ += block;

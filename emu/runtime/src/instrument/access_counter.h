@@ -27,9 +27,7 @@ class LaunchCounter {
   LaunchCounter(const void* arguments, size_t argument_bytes);
   bool in_device_buffer(uintptr_t address) const;
   bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
-  bool in_arguments(uintptr_t address) const {
-    return address >= arguments_.first && address < arguments_.second;
-  }
+  bool in_arguments(uintptr_t address) const;        // the launch's closure
   void add(const AccessCounts& block);  // thread-safe
   AccessCounts total() const;
 
