@@ -48,14 +48,16 @@ else()
   message(STATUS "labkit: no nvcc found, or LABKIT_ENABLE_GPU=OFF; only the CPU backend is built")
 endif()
 
-# The CPU backend needs Boost.Context for its fibers.
-option(LABKIT_ENABLE_EMU "Build the CPU backend (emu/) where Boost.Context is found" ON)
+# The CPU backend needs Boost.Context for its fibers, and Zydis to decode the instruction of an
+# access it counts from a fault (emu/runtime/src/execution/watched_data.h).
+option(LABKIT_ENABLE_EMU "Build the CPU backend (emu/) where Boost.Context and Zydis are found" ON)
 if(LABKIT_ENABLE_EMU)
   find_package(Boost 1.74 COMPONENTS context QUIET)
+  find_package(zydis QUIET)
 endif()
-if(LABKIT_ENABLE_EMU AND Boost_FOUND)
+if(LABKIT_ENABLE_EMU AND Boost_FOUND AND zydis_FOUND)
   set(LABKIT_WITH_EMU ON)
 else()
   set(LABKIT_WITH_EMU OFF)
-  message(STATUS "labkit: Boost.Context not found; the CPU backend is not built")
+  message(STATUS "labkit: Boost.Context or Zydis not found; the CPU backend is not built")
 endif()

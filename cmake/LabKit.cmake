@@ -103,10 +103,12 @@ function(labkit_write_manifest)
   endif()
   set(emu_cxx "")
   set(boost_context "")
+  set(zydis "")
   set(emu_include "")
   if(LABKIT_WITH_EMU)
     set(emu_cxx "$<TARGET_FILE:emu-cxx>")
     set(boost_context "$<TARGET_LINKER_FILE:Boost::context>")
+    set(zydis "$<TARGET_LINKER_FILE:Zydis::Zydis>")
   endif()
   # What grading needs (the harness libraries pull in the common harness and emu's runtime):
   # `./kit check` builds this alone, leaving the tests to `./kit test`.
@@ -131,6 +133,7 @@ function(labkit_write_manifest)
   \"emu_backend\": $<IF:$<BOOL:${LABKIT_WITH_EMU}>,true,false>,
   \"emu_cxx\": \"${emu_cxx}\",
   \"boost_context\": \"${boost_context}\",
+  \"zydis\": \"${zydis}\",
   \"common_include\": \"${PROJECT_SOURCE_DIR}/common/include\",
   \"harness_include\": \"${PROJECT_SOURCE_DIR}/common/harness\",
   \"gpu_libs\": {${gpu_libs}},

@@ -71,7 +71,7 @@ TEST(DeviceCallGuard, DataAndWeakReferencesAreNotRenamed) {
   std::vector<ObjectSymbol> symbols =
       Undefined({"stdout", "stderr", "threadIdx", "blockDim", "_ZSt4cout",
                  "_ZTVNSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEEE", "_ZTISt9exception",
-                 "_ZN3emu6detail16block_generationE"});
+                 "_ZN3emu6detail17dynamic_smem_baseE"});
   symbols.push_back({"strlen", 'w'});           // weak: may be null, a stub would not be
   symbols.push_back({"my_own_function", 'T'});  // defined by the student
   const DeviceCallGuard g = GuardDeviceCalls(symbols);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -135,9 +136,16 @@ std::string StudentSymbolsPath(const std::string& executable) {
   return executable + ".symbols.json";
 }
 
-std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv_listing) {
+namespace {
+struct SysvVariable {
+  std::string name;
+  long long bytes = 0;
+  std::string section;
+};
+
+std::vector<SysvVariable> SysvVariables(const std::string& sysv_listing) {
   // "name|value|class|type|size|line|section", padded with blanks.
-  std::map<std::string, long long> constants;
+  std::vector<SysvVariable> variables;
   std::istringstream lines(sysv_listing);
   std::string line;
   while (std::getline(lines, line)) {
@@ -148,14 +156,29 @@ std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv
       const auto last = field.find_last_not_of(" \r");
       f.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
     }
-    if (f.size() < 7 || f[6].rfind(".emu_constant.", 0) != 0 || f[0].empty()) continue;
+    if (f.size() < 7 || f[0].empty()) continue;
     try {
-      constants[f[0]] = f[4].empty() ? 0 : std::stoll(f[4], nullptr, 16);
+      variables.push_back({f[0], f[4].empty() ? 0 : std::stoll(f[4], nullptr, 16), f[6]});
     } catch (const std::exception&) {
       continue;
     }
   }
+  return variables;
+}
+}  // namespace
+
+std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv_listing) {
+  std::map<std::string, long long> constants;
+  for (const SysvVariable& v : SysvVariables(sysv_listing))
+    if (v.section.rfind(".emu_constant.", 0) == 0) constants[v.name] = v.bytes;
   return constants;
+}
+
+std::vector<std::string> ThreadLocalVariablesFromNm(const std::string& sysv_listing) {
+  std::set<std::string> names;
+  for (const SysvVariable& v : SysvVariables(sysv_listing))
+    if (v.section.rfind(".tbss", 0) == 0 || v.section.rfind(".tdata", 0) == 0) names.insert(v.name);
+  return {names.begin(), names.end()};
 }
 
 std::string ConstantMemoryExceeded(const std::map<std::string, long long>& constants) {
@@ -173,6 +196,16 @@ std::string ConstantMemoryExceeded(const std::map<std::string, long long>& const
          DemangleSymbol(largest->first) + ", " + std::to_string(largest->second) +
          " bytes: keep big arrays in global memory "
          "(cudaMalloc or __device__).";
+}
+
+std::string ThreadLocalRefusal(const std::string& file, const std::vector<std::string>& names) {
+  std::string listed;
+  for (const std::string& name : names)
+    listed += (listed.empty() ? "" : ", ") + DemangleSymbol(name);
+  return file + " declares thread-local variables (" + listed +
+         "): CUDA has no thread_local or __thread in device code, and the grader's CPU backend "
+         "cannot count a kernel's reads of them. Keep a value per CUDA thread in a local "
+         "variable, per block in __shared__ memory, and anything else in global memory.";
 }
 
 std::string StudentMapPath(const std::string& executable) { return executable + ".map"; }
@@ -221,6 +254,52 @@ std::vector<std::pair<long long, long long>> StudentDataFromMap(
   return ranges;
 }
 
+std::string StudentDataScriptPath(const std::string& executable) { return executable + ".ld"; }
+
+Result<std::string> StudentDataScript(const std::vector<std::string>& objects) {
+  // Input sections are given to the first output section whose pattern takes them, and the
+  // statements of a -T script come before the default script's: the student's data lands here,
+  // not in .data and .bss. Quoted names are matched whole, with no wildcard.
+  std::string script =
+      "/* labgrade: the student's writable data in pages of its own (student_image.h) */\n"
+      "SECTIONS\n{\n  " +
+      std::string(kStudentDataSection) + " ALIGN(" + std::to_string(kPageBytes) + ") :\n  {\n";
+  for (const std::string& object : objects) {
+    if (object.find_first_of("\"\n\\") != std::string::npos)
+      return MakeError("the work folder's path (" + object +
+                       ") has a character a linker script cannot quote");
+    script += "    \"" + object + "\"(.data .data.* .bss .bss.* COMMON)\n";
+  }
+  script += "    . = ALIGN(" + std::to_string(kPageBytes) + ");\n  }\n}\nINSERT AFTER .bss;\n";
+  return script;
+}
+
+std::optional<std::pair<long long, long long>> WatchedDataFromMap(const std::string& map,
+                                                                  long long image_start) {
+  // The output section's line: "NAME ADDRESS SIZE", or NAME alone and "ADDRESS SIZE" next.
+  std::istringstream lines(map);
+  std::string line;
+  bool named = false;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+    if (!f.empty() && f[0] == kStudentDataSection && line.rfind(kStudentDataSection, 0) == 0) {
+      f.erase(f.begin());
+      named = true;
+    }
+    if (!named) continue;
+    if (f.size() < 2) continue;
+    try {
+      const long long address = std::stoll(f[0], nullptr, 16), size = std::stoll(f[1], nullptr, 16);
+      if (size <= 0 || address < image_start) return std::nullopt;
+      return std::make_pair(address - image_start, size);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::string>& objects,
                               const std::string& executable, const std::string& path,
                               const std::set<std::string>& constants) {
@@ -249,6 +328,9 @@ std::string WriteStudentImage(ProcessRunner& runner, const std::vector<std::stri
     if (start >= 0)
       for (const auto& [offset, size] : StudentDataFromMap(map, objects, start))
         image["global_data"].push_back(Range(offset, size));
+    image["watched_data"] = nlohmann::json::array();
+    if (const auto watched = WatchedDataFromMap(map, start); start >= 0 && watched)
+      image["watched_data"].push_back(Range(watched->first, watched->second));
   }
   std::ofstream out(path);
   out << image.dump();

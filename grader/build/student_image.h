@@ -8,12 +8,14 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "process.h"
+#include "result.h"
 
 namespace labkit {
 
@@ -64,6 +66,13 @@ nlohmann::json StudentImageFromNm(const std::vector<std::string>& object_listing
 // 64 KiB of constant memory (kConstantMemoryBytes); the CPU backend counts every other variable as
 // global memory (initial_device_state.h).
 std::map<std::string, long long> ConstantVariablesFromNm(const std::string& sysv_listing);
+// The thread-local variables (`thread_local`, `__thread`) the same listing names, in sections
+// `.tbss*` and `.tdata*`. CUDA has none in device code, and the CPU backend cannot see a kernel's
+// reads of one at offsets the compiler knows (thread-local storage is where the emulator keeps
+// its own state, so it cannot be watched as the student's other data is): labgrade refuses them.
+std::vector<std::string> ThreadLocalVariablesFromNm(const std::string& sysv_listing);
+// The compile error for `file`'s thread-local variables `names` (mangled).
+std::string ThreadLocalRefusal(const std::string& file, const std::vector<std::string>& names);
 inline constexpr long long kConstantMemoryBytes = 64 * 1024;
 // "" when `constants` (name -> bytes) fit in a GPU's constant memory, else the compile error the
 // student reads: nvcc refuses such a program too (ptxas: "too much global constant data").
@@ -80,6 +89,21 @@ std::string StudentMapPath(const std::string& executable);
 // size. `image_start`: the address of the image's start (`__executable_start`).
 std::vector<std::pair<long long, long long>> StudentDataFromMap(
     const std::string& map, const std::vector<std::string>& objects, long long image_start);
+
+// CPU backend: the student's writable data (`.data*`, `.bss*`) gathered into one output section
+// that fills whole pages, which the emulator keeps unreadable while a counted launch runs, so that
+// it sees every access a kernel makes there (emu/runtime/src/execution/watched_data.h). The link
+// reads the script (StudentDataScript, for the student's objects) from StudentDataScriptPath; the
+// image names the section as "watched_data" (WatchedDataFromMap).
+inline constexpr const char* kStudentDataSection = ".labkit_student_data";
+inline constexpr long long kPageBytes = 4096;
+std::string StudentDataScriptPath(const std::string& executable);
+// The linker script, or an error for a path it cannot name.
+Result<std::string> StudentDataScript(const std::vector<std::string>& objects);
+// The section's (offset in the program image, size), or nothing where the link made none (no
+// data of the student's).
+std::optional<std::pair<long long, long long>> WatchedDataFromMap(const std::string& map,
+                                                                  long long image_start);
 
 // Runs nm; writes the lists to `path` (beside the executable), and the names beside them
 // (StudentSymbolsPath). `constants`: the names of the objects' __constant__ variables

@@ -145,9 +145,12 @@ std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::s
   AddWraps(cmd, kEmuLinkWraps, /*nvcc=*/false);
   AddKitFirst(cmd, manifest_.emu_libs.at(spec_.id), objects, {"-Wl,--start-group"},
               {"-Wl,--end-group"});
-  cmd.insert(cmd.end(), {manifest_.boost_context, "-pthread", "-rdynamic", "-no-pie", "-ldl"});
-  // Where each object's data landed, by section (student_image.h, StudentDataFromMap).
+  cmd.insert(cmd.end(), {manifest_.boost_context, manifest_.zydis, "-pthread", "-rdynamic",
+                         "-no-pie", "-ldl"});
+  // Where each object's data landed, by section (student_image.h, StudentDataFromMap), and the
+  // student's writable data in pages of its own (StudentDataScript).
   cmd.push_back("-Wl,-Map=" + StudentMapPath(executable));
+  cmd.push_back("-Wl,-T," + StudentDataScriptPath(executable));
   return cmd;
 }
 
@@ -176,14 +179,12 @@ Result<std::vector<ObjectSymbol>> SubmissionBuilder::Symbols(const std::string& 
   return ParseNmListing(*listing);
 }
 
-Result<std::map<std::string, long long>> SubmissionBuilder::Constants(
-    const std::string& object, const std::string& file) const {
+Result<std::string> SubmissionBuilder::VariableSections(const std::string& object,
+                                                        const std::string& file) const {
   Command nm;
   nm.argv = {"nm", "-S", "--defined-only", "-f", "sysv", object};
   nm.timeout_seconds = 30;
-  const auto listing = Listing(nm, file);
-  if (!listing) return MakeError(listing.error());
-  return ConstantVariablesFromNm(*listing);
+  return Listing(nm, file);
 }
 
 std::string SubmissionBuilder::GuardKernelCalls(const std::string& object,
@@ -343,9 +344,12 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
           !broken.empty())
         return Failure("toolchain", broken);
     if (cpu) {
-      const auto own = Constants(object, file);
-      if (!own) return Failure("unchecked_object", own.error());
-      constants.insert(own->begin(), own->end());
+      const auto listing = VariableSections(object, file);
+      if (!listing) return Failure("unchecked_object", listing.error());
+      if (const auto tls = ThreadLocalVariablesFromNm(*listing); !tls.empty())
+        return Failure("compile", ThreadLocalRefusal(file, tls));
+      const auto own = ConstantVariablesFromNm(*listing);
+      constants.insert(own.begin(), own.end());
     }
     objects.push_back(object);
   }
@@ -358,6 +362,13 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
   Command link;
   std::vector<std::string> linked = objects;
   linked.insert(linked.end(), stub_objects.begin(), stub_objects.end());
+  if (backend == Backend::kCpu) {
+    const auto script = StudentDataScript(objects);
+    if (!script) return Failure("toolchain", "the grader cannot link here: " + script.error());
+    if (!(std::ofstream(StudentDataScriptPath(out.executable), std::ios::trunc) << *script).flush())
+      return Failure("toolchain",
+                     "the grader could not write " + StudentDataScriptPath(out.executable));
+  }
   link.argv = LinkCommand(linked, out.executable, backend);
   if (flavour == Flavour::kThreadSanitizer)
     link.argv.insert(link.argv.begin() + 1, "-fsanitize=thread");

@@ -79,9 +79,9 @@ class SubmissionBuilder {
   // `nm -g` of the object (symbol_policy.h reads it, and device_call_guard.h on the CPU backend).
   Result<std::vector<ObjectSymbol>> Symbols(const std::string& object,
                                             const std::string& file) const;
-  // CPU backend: the object's __constant__ variables, name -> bytes (student_image.h).
-  Result<std::map<std::string, long long>> Constants(const std::string& object,
-                                                     const std::string& file) const;
+  // CPU backend: nm's System V listing of the object's defined names, with their sections (its
+  // __constant__ and thread-local variables: student_image.h).
+  Result<std::string> VariableSections(const std::string& object, const std::string& file) const;
   // CPU backend: renames the object's library calls (device_call_guard.h) and assembles the stubs
   // they need into `stub_objects`. "" when done, else what went wrong (the kit's fault).
   std::string GuardKernelCalls(const std::string& object, const std::vector<ObjectSymbol>& symbols,

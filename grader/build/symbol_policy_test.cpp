@@ -61,8 +61,8 @@ TEST(SymbolPolicy, WhatTheSolutionsUseIsAllowed) {
     EXPECT_EQ(WhyRefused(name, 'U', Backend::kGpu), "") << name;
   for (const char* name :
        {"_ZN3emu6detail6launchERKNS0_13LaunchRequestE",
-        "_ZN3emu6detail13barrier_blockEPKciNS0_9BarrierOpEi", "_ZN3emu6detail13poison_sharedEPvm",
-        "_ZN3emu6detail16block_generationE", "_ZN3emu6detail17dynamic_smem_baseE",
+        "_ZN3emu6detail13barrier_blockEPKciNS0_9BarrierOpEi", "_ZN3emu6detail13static_sharedEPKvmm",
+        "_ZN3emu6detail17dynamic_smem_baseE",
         "_ZN3emu6detail14copy_to_symbolEPvmPKvmm14cudaMemcpyKind",
         "_ZN3emu6detail24max_potential_block_sizeEPiS1_PKvPFmS3_iES3_i", "threadIdx", "blockIdx",
         "blockDim", "_GLOBAL_OFFSET_TABLE_", LABKIT_EMU_MEMCPY,

@@ -24,6 +24,7 @@ bool LoadManifest(const std::string& path, Manifest& m, std::string& error) {
     m.emu_backend = j.value("emu_backend", false);
     m.emu_cxx = j.value("emu_cxx", "");
     m.boost_context = j.value("boost_context", "");
+    m.zydis = j.value("zydis", "");
     m.common_include = j.at("common_include");
     m.harness_include = j.at("harness_include");
     m.gpu_libs = j.value("gpu_libs", decltype(m.gpu_libs){});

@@ -19,6 +19,7 @@ struct Manifest {
   bool emu_backend = false;
   std::string emu_cxx;
   std::string boost_context;
+  std::string zydis;  // the instruction decoder the CPU backend's runtime links (shared library)
   std::string common_include;
   std::string harness_include;
   std::map<std::string, std::vector<std::string>> gpu_libs;  // lab -> static libraries, in order

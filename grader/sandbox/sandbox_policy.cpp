@@ -51,6 +51,7 @@ SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& 
   show(manifest.common_include);
   show(manifest.harness_include);
   show(manifest.boost_context);
+  show(manifest.zydis);
   // A compiler is more than its driver: g++ runs cc1plus from ../libexec, and a driver may be a
   // script or link that starts the real one beside it (/opt/gcc/bin/g++ -> g++-real). Its whole
   // installation is shown, named as the manifest names it and as its links resolve.

@@ -72,6 +72,7 @@ std::vector<HostileCase> LoadCases() {
       if (n["isolate"]) c.isolate = n["isolate"].as<bool>();
       if (n["needs_namespaces"]) c.needs_namespaces = n["needs_namespaces"].as<bool>();
       if (n["memory_limit_mib"]) c.memory_limit_mib = n["memory_limit_mib"].as<long long>();
+      if (n["run_seconds"]) c.run_seconds = n["run_seconds"].as<double>();
       c.absent_after = Strings(n["absent_after"]);
       if (n["symbol_check"]) c.symbol_check = n["symbol_check"].as<bool>();
       if (n["in_class"]) c.in_class = n["in_class"].as<bool>();

@@ -5,17 +5,18 @@
 // backend (any|cpu|gpu), cpu/gpu (overrides of exercise, status, message, known_failure there),
 // known_failure, leftover_process (a process name that must not outlive grading), max_seconds,
 // isolate (grade in a forked child in its own process group: the case attacks its parent),
-// memory_limit_mib (the sandbox's memory limit for this case, lowered like the time limits so that
-// a memory hog reaches it within them; the case skips where no memory limit can be enforced),
-// needs_namespaces (the case needs bubblewrap's private view of the files, and skips where the
-// sandbox has none: labgrade says so in its warning), absent_after (paths, outside the sandbox,
-// that must not exist once the case is graded: where a link the submission left would have made
-// labgrade write), symbol_check (false: built without the symbol allow-list, for a case that tests
-// the sandbox or the report reader behind it; code that makes system calls without naming a
-// library function gets that far), in_class (false: wrong code that attacks nothing a class graded
-// together shares, such as a NaN written or a missing barrier; graded one by one only, and left out
-// of the whole-class batch, which holds every case that attacks the grader, the machine, the files
-// or the reports).
+// run_seconds (this case's limit on each run, above the corpus's low one: a run that is slow by
+// design, not an endless loop), memory_limit_mib (the sandbox's memory limit for this case, lowered
+// like the time limits so that a memory hog reaches it within them; the case skips where no memory
+// limit can be enforced), needs_namespaces (the case needs bubblewrap's private view of the files,
+// and skips where the sandbox has none: labgrade says so in its warning), absent_after (paths,
+// outside the sandbox, that must not exist once the case is graded: where a link the submission
+// left would have made labgrade write), symbol_check (false: built without the symbol allow-list,
+// for a case that tests the sandbox or the report reader behind it; code that makes system calls
+// without naming a library function gets that far), in_class (false: wrong code that attacks
+// nothing a class graded together shares, such as a NaN written or a missing barrier; graded one by
+// one only, and left out of the whole-class batch, which holds every case that attacks the grader,
+// the machine, the files or the reports).
 //
 // The same runner grades a second corpus, the red team's (redteam/<lab>/<case>/, built as
 // redteam_test): LABKIT_HOSTILE_DIR names the corpus, LABKIT_SHARED_DIR the folder of the shared
@@ -65,6 +66,7 @@ struct HostileCase {
   bool symbol_check = true;
   bool in_class = true;
   long long memory_limit_mib = 0;  // 0: the sandbox's own
+  double run_seconds = 0;          // 0: kRunSeconds
 
   const Expectation& Expected() const { return BackendUnderTest() == Backend::kCpu ? cpu : gpu; }
 };

@@ -55,7 +55,8 @@ class HostileCaseTest : public Hostile, public ::testing::WithParamInterface<Hos
   // path also marks the processes of this grading (see ProcessesNamed).
   nlohmann::json Grade(const HostileCase& c, const ScratchDir& scratch,
                        std::vector<std::string>& problems) {
-    const LabSpec spec = Spec(c.lab);
+    LabSpec spec = Spec(c.lab);
+    if (c.run_seconds > 0) spec.limits.run_seconds = c.run_seconds;
     GradeRequest request;
     const fs::path src = scratch / "src" / c.name;
     CopySubmission(c.dir, src);

@@ -238,6 +238,7 @@ labkit::replay::StudentImage student_image(const json& request) {
   image.variables = image_ranges(s.at("variables"));
   if (s.contains("constants")) image.constants = image_ranges(s.at("constants"));
   if (s.contains("global_data")) image.global_data = image_ranges(s.at("global_data"));
+  if (s.contains("watched_data")) image.watched_data = image_ranges(s.at("watched_data"));
   return image;
 }
 

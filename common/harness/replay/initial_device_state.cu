@@ -112,6 +112,12 @@ void CountVariablesAsGlobalMemory(const StudentImage& image) {
   for (const ImageRange& range : image.constants)
     if (const void* constant = ImageAddress(range.offset); constant != nullptr)
       emu::detail::count_as_constant_memory(constant, static_cast<std::size_t>(range.size));
+  // The student's writable data, watched during counted launches (every access seen, even one
+  // the compiler left uninstrumented).
+  for (const ImageRange& range : image.watched_data)
+    if (const void* data = ImageAddress(range.offset); data != nullptr)
+      emu::detail::watch_during_counted_launches(const_cast<void*>(data),
+                                                 static_cast<std::size_t>(range.size));
   // Whole sections where labgrade read them off the link's map: the variables lie inside them.
   if (!image.global_data.empty()) {
     for (const ImageRange& range : image.global_data)

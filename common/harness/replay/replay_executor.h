@@ -29,6 +29,9 @@ struct StudentImage {
   // CPU backend: the data of the student's objects by section, __constant__ ones left out: what
   // the emulator counts as global memory (CountVariablesAsGlobalMemory).
   std::vector<ImageRange> global_data;
+  // CPU backend: the student's writable data in pages of its own (at most one range), which the
+  // emulator keeps unreadable during counted launches so that it sees every access there.
+  std::vector<ImageRange> watched_data;
 };
 
 // One of the harness's host arrays in the replay, in the place of the record run's array of the

@@ -5,23 +5,11 @@
 
 #include <vector>
 
+#include "counting_util.h"
 #include "test_util.h"
 
 namespace emu_test {
 namespace {
-
-// Turns counting on (LABKIT_EMU_COUNT_ACCESSES) for one scope, optionally on several OS threads.
-class CountingScope {
- public:
-  explicit CountingScope(unsigned threads = 1) : saved_(emu::detail::mutable_config()) {
-    emu::detail::mutable_config().count_accesses = true;
-    emu::detail::mutable_config().threads = threads;
-  }
-  ~CountingScope() { emu::detail::mutable_config() = saved_; }
-
- private:
-  emu::detail::Config saved_;
-};
 
 __global__ void matmul_rows(const float* A, const float* B, float* C, int m, int n, int k) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -79,12 +67,6 @@ struct Product {
     cudaFree(C);
   }
 };
-
-emu::AccessCounts Last() {
-  const emu::AccessCounts* counts = emu::detail::last_launch_access_counts();
-  EXPECT_NE(counts, nullptr);
-  return counts != nullptr ? *counts : emu::AccessCounts{};
-}
 
 TEST(AccessCounts, RowsKernelLoadsTwoNFloatsPerElement) {
   CountingScope counting;

@@ -52,5 +52,11 @@ void count_as_global_memory(const void* begin, size_t bytes);
 // [begin, begin + bytes) is a __constant__ variable, whose loads a GPU's counters do not count as
 // global memory either: left out of the counts (other_accesses).
 void count_as_constant_memory(const void* begin, size_t bytes);
+// The pages [begin, begin + bytes) (page-aligned: the student's writable data, which labgrade's
+// link puts in pages of its own) are unreadable while a counted launch runs, so that every access
+// to them is seen, even one the compiler left uninstrumented (a named variable read at an offset
+// it knows to be in bounds): each is counted from the faulting instruction's operand size, unless
+// the instrumentation counted it already. Counted launches then run on one OS thread.
+void watch_during_counted_launches(void* begin, size_t bytes);
 }  // namespace detail
 }  // namespace emu

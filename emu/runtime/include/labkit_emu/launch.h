@@ -42,6 +42,9 @@ void launch(const LaunchRequest& request);
 // Fills a block's shared memory with 0xFF before its first use (not counted as a CUDA thread's
 // write by ThreadSanitizer).
 void poison_shared(void* bytes, size_t size);
+// The running block's storage for the __shared__ array `key` names (block_shared), poisoned
+// before the block's first use.
+void* static_shared(const void* key, size_t size, size_t alignment);
 
 // Per-OS-thread state the shared-memory accessors read: the generation of the running block
 // (incremented for every block) and the launch's dynamic shared memory.
@@ -90,12 +93,6 @@ void launch_function(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, c
                        &closure, pointers, count, sizeof(C)});
 }
 
-// Storage with the alignment of T but without running its constructor: CUDA never constructs
-// __shared__ variables, and the bytes are poisoned anyway.
-template <class T>
-struct alignas(alignof(T) > 16 ? alignof(T) : 16) RawStorage {
-  unsigned char bytes[sizeof(T)];
-};
 }  // namespace
 }  // namespace detail
 
@@ -105,19 +102,16 @@ void launch(K kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, A
   detail::launch_function(kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
-// One block runs at a time on an OS thread, so thread-local storage is the block's storage; it is
-// poisoned with 0xFF (NaN for floats) the first time each block touches it.
+// One block runs at a time on an OS thread, so the OS thread's storage for an array is the
+// block's; the runtime keeps it (static_shared) and poisons it with 0xFF (NaN for floats) the first
+// time each block touches it. It is not a thread_local of this file's: a lab object then defines
+// no thread-local variable at all, and labgrade refuses one the student writes (a kernel's reads
+// of a named variable at offsets the compiler knows are not counted, and thread-local storage is
+// the one place the CPU backend cannot watch them: THREAT_MODEL.md).
 template <class T, int Id>
 T& block_shared() {
-  static thread_local detail::RawStorage<T> storage;
-  static thread_local uint64_t generation = 0;
-  // Atomic accesses (plain moves on x86) only so that ThreadSanitizer does not take the first
-  // thread's check-and-set for a race with the others' checks: it is the emulator's, not theirs.
-  if (__atomic_load_n(&generation, __ATOMIC_RELAXED) != detail::block_generation) {
-    detail::poison_shared(storage.bytes, sizeof storage.bytes);
-    __atomic_store_n(&generation, detail::block_generation, __ATOMIC_RELAXED);
-  }
-  return *reinterpret_cast<T*>(storage.bytes);
+  static const char key = 0;  // one address per array of each file
+  return *static_cast<T*>(detail::static_shared(&key, sizeof(T), alignof(T)));
 }
 
 // The launch's dynamic shared memory (poisoned before each block). It ends at a guard page, so an

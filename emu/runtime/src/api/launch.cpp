@@ -20,6 +20,7 @@
 #include "occupancy.h"
 #include "runtime.h"
 #include "scheduler.h"
+#include "watched_data.h"
 
 namespace emu::detail {
 namespace {
@@ -139,8 +140,15 @@ void launch(const LaunchRequest& r) {
   state.order = config().order;
   state.seed = config().seed;
   std::optional<LaunchCounter> counter;
-  if (config().count_accesses) state.counter = &counter.emplace(r.closure, r.closure_bytes);
-  run_blocks(state, uint64_t{r.grid.x} * r.grid.y * r.grid.z);
+  std::optional<WatchedLaunch> watched;
+  const uint64_t blocks = uint64_t{r.grid.x} * r.grid.y * r.grid.z;
+  if (config().count_accesses) {
+    state.counter = &counter.emplace(r.closure, r.closure_bytes);
+    state.one_os_thread = data_is_watched();
+    watched.emplace(blocks);
+  }
+  run_blocks(state, blocks);
+  watched.reset();
   if (counter) set_last_launch_counts(counter->total());
 
   check_canaries();

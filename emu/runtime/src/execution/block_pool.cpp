@@ -77,7 +77,9 @@ class BlockPool {
 
 void run_blocks(LaunchState& launch, uint64_t block_count) {
   const unsigned helpers =
-      static_cast<unsigned>(std::min<uint64_t>(config().threads, block_count)) - 1;
+      launch.one_os_thread
+          ? 0
+          : static_cast<unsigned>(std::min<uint64_t>(config().threads, block_count)) - 1;
   if (helpers == 0) {
     // One OS thread is enough: skip the hand-over.
     Worker& worker = Worker::local();

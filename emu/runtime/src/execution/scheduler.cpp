@@ -12,6 +12,7 @@
 #include "diagnostics.h"
 #include "faults.h"
 #include "guards.h"
+#include "watched_data.h"
 
 __thread unsigned char __emu_kernel_running = 0;
 
@@ -164,8 +165,10 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   blockIdx = unflatten(block_linear, request.grid);
   ++block_generation;
   prepare_dynamic_smem(request.dynamic_smem);
+  // A sample of the blocks runs with the student's data watched (watched_data.h).
+  const bool watched = launch.counter != nullptr && watch_block(block_linear);
   if (launch.counter != nullptr)
-    begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem);
+    begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched);
 
   prepare_threads(launch);
   races_.begin_block(launch.threads_per_block, blockIdx, blockDim);
@@ -181,6 +184,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   }
   races_.end_block();
   end_block_counting();
+  if (watched) unwatch_block();
   reset_fibers();
   __emu_kernel_running = 0;
   running_worker = nullptr;
@@ -217,6 +221,7 @@ void Worker::switch_away(Fiber* me) {
 
 void Worker::arrive(ctx::transfer_t back) {
   // `back.fctx` is where the fiber (or scheduler) we just left will resume.
+  forget_announced_accesses();
   if (leaving_ == nullptr) {
     scheduler_ = back.fctx;
   } else if (leaving_ == finished_) {

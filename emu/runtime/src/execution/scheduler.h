@@ -40,6 +40,9 @@ struct LaunchState {
   uint64_t seed = 0;
   std::atomic<bool> failed{false};  // a block found a divergent barrier: stop the others
   LaunchCounter* counter = nullptr;  // with LABKIT_EMU_COUNT_ACCESSES: where blocks add their counts
+  // A counted launch that watches the student's data (watched_data.h): while a fault's step has a
+  // page open, no other OS thread may run the kernel.
+  bool one_os_thread = false;
 };
 
 class Worker {

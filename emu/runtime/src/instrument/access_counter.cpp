@@ -31,6 +31,12 @@ struct BlockCounting {
   const LaunchCounter* launch = nullptr;
   Range dynamic_smem{0, 0};
   std::vector<Range> shared_arrays;  // a kernel declares a handful
+  // The last load and the last store the instrumentation counted, so that the watched data's
+  // fault on the access itself is not counted again (note_watched_access).
+  Range announced_load{0, 0};
+  Range announced_store{0, 0};
+  bool watched = false;
+  AccessCounts unannounced;  // note_watched_access's
 };
 
 __thread BlockCounting* counted_block = nullptr;
@@ -111,30 +117,48 @@ bool LaunchCounter::in_constant_memory(uintptr_t address) const {
 
 bool LaunchCounter::in_arguments(uintptr_t address) const { return inside(arguments_, address); }
 
-void LaunchCounter::add(const AccessCounts& block) {
+void LaunchCounter::add(const AccessCounts& block, bool watched, const AccessCounts& unannounced) {
   std::lock_guard<std::mutex> lock(mutex_);
   total_ += block;
+  ++blocks_;
+  if (!watched) return;
+  ++watched_blocks_;
+  unannounced_ += unannounced;
 }
 
 AccessCounts LaunchCounter::total() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return total_;
+  AccessCounts total = total_;
+  if (watched_blocks_ == 0) return total;
+  auto scaled = [&](uint64_t v) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(v) * blocks_ / watched_blocks_);
+  };
+  total.global_loads += scaled(unannounced_.global_loads);
+  total.global_load_bytes += scaled(unannounced_.global_load_bytes);
+  total.global_stores += scaled(unannounced_.global_stores);
+  total.global_store_bytes += scaled(unannounced_.global_store_bytes);
+  return total;
 }
 
-void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes) {
+void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
+                          bool watched) {
   static thread_local BlockCounting state;
   state.counts = AccessCounts{};
   state.launch = &launch;
   const auto begin = reinterpret_cast<uintptr_t>(dynamic_smem);
   state.dynamic_smem = {begin, begin + dynamic_bytes};
   state.shared_arrays.clear();
+  state.announced_load = state.announced_store = {};
+  state.watched = watched;
+  state.unannounced = AccessCounts{};
   counted_block = &state;
 }
 
 void end_block_counting() {
   if (counted_block == nullptr) return;
   // The launch outlives its blocks; only add() needs the non-const counter.
-  const_cast<LaunchCounter*>(counted_block->launch)->add(counted_block->counts);
+  const_cast<LaunchCounter*>(counted_block->launch)
+      ->add(counted_block->counts, counted_block->watched, counted_block->unannounced);
   counted_block = nullptr;
 }
 
@@ -164,6 +188,7 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
+  (store ? b->announced_store : b->announced_load) = {address, address + bytes};
   bool shared = inside(b->dynamic_smem, address);
   for (const Range& r : b->shared_arrays) shared = shared || inside(r, address);
   if (shared) {
@@ -175,6 +200,18 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   } else {
     ++c.other_accesses;
   }
+}
+
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store) {
+  BlockCounting* b = counted_block;
+  if (b == nullptr || inside(store ? b->announced_store : b->announced_load, address)) return;
+  AccessCounts& c = b->unannounced;
+  (store ? c.global_stores : c.global_loads) += 1;
+  (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
+}
+
+void forget_announced_accesses() {
+  if (BlockCounting* b = counted_block; b != nullptr) b->announced_load = b->announced_store = {};
 }
 
 void clear_last_launch_counts(bool counting_on) {

@@ -28,7 +28,11 @@ class LaunchCounter {
   bool in_device_buffer(uintptr_t address) const;
   bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
   bool in_arguments(uintptr_t address) const;        // the launch's closure
-  void add(const AccessCounts& block);  // thread-safe
+  // Thread-safe. `watched`: the block ran with the student's data watched (watched_data.h), and
+  // `unannounced` is what the watch saw that the instrumentation did not.
+  void add(const AccessCounts& block, bool watched, const AccessCounts& unannounced);
+  // The blocks' counts, and the unannounced accesses of the watched blocks scaled up to every
+  // block (a sample: each watched access costs a fault).
   AccessCounts total() const;
 
  private:
@@ -37,11 +41,15 @@ class LaunchCounter {
   std::pair<uintptr_t, uintptr_t> arguments_;
   mutable std::mutex mutex_;
   AccessCounts total_;
+  AccessCounts unannounced_;  // the watched blocks'
+  uint64_t blocks_ = 0, watched_blocks_ = 0;
 };
 
 // Around one block on the calling OS thread. `dynamic_smem` and `dynamic_bytes`: the launch's
 // dynamic shared memory as this OS thread's block sees it.
-void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes);
+// `watched`: the student's data is watched in this block (watched_data.h).
+void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
+                          bool watched);
 void end_block_counting();
 
 // The running block's __shared__ array at [bytes, bytes + size) (from poison_shared, which every
@@ -58,6 +66,15 @@ extern __thread BlockCounting* counted_block;
 
 // An access by instrumented code (access_hooks.cpp), counted when `counted_block` is set.
 void note_access(uintptr_t address, uint64_t bytes, bool store);
+
+// An access to the watched data (watched_data.h) that faulted: counted as global memory, `bytes`
+// as the faulting instruction's operand says, unless the instrumentation announced it (its last
+// counted access of the same kind, load or store, covers `address`: counted already). Kept apart
+// as the block's unannounced accesses (LaunchCounter::add). Called from the fault handler, so it
+// takes no lock and allocates nothing.
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store);
+// Another CUDA thread runs from here: what the last one announced covers none of its accesses.
+void forget_announced_accesses();
 
 // What last_launch_access_counts() answers on this OS thread.
 void clear_last_launch_counts(bool counting);

@@ -1,0 +1,236 @@
+#include "watched_data.h"
+
+#include <Zydis/Zydis.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <random>
+
+#include "access_counter.h"
+#include "emulated_access.h"
+#include "labkit_emu/access_counts.h"
+
+namespace emu::detail {
+namespace {
+constexpr uintptr_t kPage = 4096;
+constexpr greg_t kTrapFlag = 0x100;  // EFLAGS.TF: trap after the next instruction
+// An instruction touches at most two pages per memory operand, and has at most two of those.
+constexpr int kMaxOpenPages = 4;
+// What an access counts for when its instruction cannot be decoded: the widest vector load.
+constexpr uint64_t kUndecodedBytes = 64;
+
+// One watched range and the state of the watched launch. A plain global, zero-initialised: it lies
+// in the runtime's own data, never in the pages it closes, and the handlers read it without a
+// guard or a lock (one OS thread runs a watched launch).
+struct Watch {
+  uintptr_t begin = 0, end = 0;
+  unsigned char* alias = nullptr;  // the same bytes, always open (map_twice), or null
+  ZydisDecoder decoder;
+  std::atomic<bool> armed{false};
+  pthread_t thread;                          // the OS thread the armed launch runs on
+  uint64_t sample[kWatchedBlocks - 1] = {};  // the armed launch's random blocks (watch_block)
+  // The instruction being stepped over, and what of it was counted: one instruction can fault
+  // once per page it touches, and is one load and at most one store.
+  bool stepping = false;
+  greg_t step_pc = 0;
+  bool counted_load = false, counted_store = false;
+  uintptr_t open_pages[kMaxOpenPages];
+  int open_count = 0;
+};
+Watch watch;
+
+struct Decoded {
+  bool ok = false;
+  ZydisDecodedInstruction instruction;
+  ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
+};
+
+Decoded decode(greg_t pc) {
+  Decoded d;
+  d.ok = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&watch.decoder, reinterpret_cast<const void*>(pc),
+                                             ZYDIS_MAX_INSTRUCTION_LENGTH, &d.instruction,
+                                             d.operands));
+  return d;
+}
+
+// The bytes the instruction reads or writes through its memory operands (the widest; a string
+// instruction's per repetition, each of which the step traps after).
+uint64_t operand_bytes(const Decoded& d) {
+  if (!d.ok) return kUndecodedBytes;
+  uint64_t bytes = 0;
+  for (int i = 0; i < d.instruction.operand_count; ++i)
+    if (d.operands[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+        d.operands[i].mem.type != ZYDIS_MEMOP_TYPE_AGEN)  // lea computes an address, reads nothing
+      bytes = std::max<uint64_t>(bytes, d.operands[i].size / 8);
+  return bytes > 0 ? bytes : kUndecodedBytes;
+}
+
+bool in_watch(uintptr_t address) { return address >= watch.begin && address < watch.end; }
+
+// emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
+void* accessible(uintptr_t address, uint64_t bytes) {
+  if (address + bytes <= watch.begin || address >= watch.end)
+    return reinterpret_cast<void*>(address);
+  if (address < watch.begin || address + bytes > watch.end) return nullptr;
+  return watch.alias + (address - watch.begin);
+}
+
+// The watched pages as a shared mapping of a memory file, in place (same address, same bytes),
+// and a second, writable mapping of the same file for the handler: false (and nothing changed)
+// where the system refuses, and the handler then steps every access.
+bool map_twice(uintptr_t begin, size_t bytes) {
+  const int file = memfd_create("labkit-watched-data", MFD_CLOEXEC);
+  if (file < 0) return false;
+  void* alias = MAP_FAILED;
+  if (ftruncate(file, static_cast<off_t>(bytes)) == 0)
+    alias = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0);
+  bool placed = false;
+  if (alias != MAP_FAILED) {
+    std::memcpy(alias, reinterpret_cast<void*>(begin), bytes);
+    placed = mmap(reinterpret_cast<void*>(begin), bytes, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_FIXED, file, 0) != MAP_FAILED;
+    if (!placed) munmap(alias, bytes);
+  }
+  close(file);
+  if (placed) watch.alias = static_cast<unsigned char*>(alias);
+  return placed;
+}
+
+bool on_watch_thread() { return pthread_equal(pthread_self(), watch.thread) != 0; }
+
+// SIGTRAP after the stepped instruction: its pages are closed again.
+void on_step(int signal, siginfo_t*, void* context) {
+  if (!watch.stepping || !on_watch_thread()) {
+    // Not a step of ours (an int3 of the student's): the default action, as without the handler.
+    ::signal(signal, SIG_DFL);
+    raise(signal);
+    return;
+  }
+  for (int i = 0; i < watch.open_count; ++i)
+    mprotect(reinterpret_cast<void*>(watch.open_pages[i]), kPage, PROT_NONE);
+  watch.open_count = 0;
+  watch.stepping = false;
+  static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_EFL] &= ~kTrapFlag;
+}
+
+void install_step_handler() {
+  static std::atomic<bool> installed{false};
+  if (installed.exchange(true)) return;
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_step;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTRAP, &sa, nullptr);
+}
+
+[[noreturn]] void kit_fault(const char* what) {
+  // The kit's own failure, not the student's: labgrade reports a run that dies so as not graded.
+  std::fprintf(stderr, "emu: %s (%s)\n", what, std::strerror(errno));
+  std::abort();
+}
+}  // namespace
+
+void watch_during_counted_launches(void* begin, size_t bytes) {
+  const auto first = reinterpret_cast<uintptr_t>(begin);
+  if (watch.alias != nullptr) munmap(watch.alias, watch.end - watch.begin);
+  watch.alias = nullptr;
+  if (bytes == 0) {
+    watch.begin = watch.end = 0;  // nothing watched from here (the pages stay shared: harmless)
+    return;
+  }
+  if (first % kPage != 0 || bytes % kPage != 0) {
+    errno = EINVAL;
+    kit_fault("the watched data does not fill whole pages");
+  }
+  if (!ZYAN_SUCCESS(
+          ZydisDecoderInit(&watch.decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64))) {
+    errno = EINVAL;
+    kit_fault("cannot start the instruction decoder");
+  }
+  watch.begin = first;
+  watch.end = first + bytes;
+  map_twice(first, bytes);
+}
+
+bool data_is_watched() { return watch.end > watch.begin; }
+
+WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
+  if (!data_is_watched()) return;
+  install_step_handler();
+  watch.thread = pthread_self();
+  watch.stepping = false;
+  watch.open_count = 0;
+  std::random_device random;
+  const uint64_t blocks = std::max<uint64_t>(launched_blocks, 1);
+  for (uint64_t& b : watch.sample) b = ((uint64_t{random()} << 32) | random()) % blocks;
+  watch.armed.store(true);
+  armed_ = true;
+}
+
+WatchedLaunch::~WatchedLaunch() {
+  if (armed_) watch.armed.store(false);
+}
+
+bool watch_block(unsigned long long block) {
+  if (!watch.armed.load() || !on_watch_thread()) return false;
+  const bool sampled = block == 0 || std::find(std::begin(watch.sample), std::end(watch.sample),
+                                               block) != std::end(watch.sample);
+  if (!sampled) return false;
+  if (mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, PROT_NONE) != 0)
+    kit_fault("cannot close the student's data for a counted block");
+  return true;
+}
+
+void unwatch_block() {
+  if (mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin,
+               PROT_READ | PROT_WRITE) != 0)
+    kit_fault("cannot open the student's data after a counted block");
+}
+
+bool on_watched_fault(const siginfo_t* info, void* context) {
+  if (!watch.armed.load() || !on_watch_thread()) return false;
+  const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  if (!in_watch(address)) return false;
+  auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
+  const greg_t pc = registers[REG_RIP];
+  const Decoded instruction = decode(pc);
+  if (!watch.stepping && watch.alias != nullptr && instruction.ok) {
+    const Emulated done = emulate_access(instruction.instruction, instruction.operands,
+                                         *static_cast<ucontext_t*>(context), &accessible);
+    for (int i = 0; i < done.count; ++i)
+      if (in_watch(done.accesses[i].address))
+        note_watched_access(done.accesses[i].address, done.accesses[i].bytes,
+                            done.accesses[i].store);
+    if (done.count > 0) return true;
+  }
+  // Bit 1 of the x86 page-fault error code: the access was a write.
+  const bool store = (registers[REG_ERR] & 2) != 0;
+  if (!watch.stepping || watch.step_pc != pc) {
+    watch.step_pc = pc;
+    watch.counted_load = watch.counted_store = false;
+    watch.open_count = 0;
+  }
+  bool& counted = store ? watch.counted_store : watch.counted_load;
+  if (!counted) note_watched_access(address, operand_bytes(instruction), store);
+  counted = true;
+  if (watch.open_count == kMaxOpenPages) return false;  // no instruction gets here
+  const uintptr_t page = address & ~(kPage - 1);
+  if (mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE) != 0) return false;
+  watch.open_pages[watch.open_count++] = page;
+  watch.stepping = true;
+  registers[REG_EFL] |= kTrapFlag;
+  return true;
+}
+
+}  // namespace emu::detail

@@ -1,0 +1,51 @@
+// The student's writable data, unreadable while a counted launch runs
+// (labkit_emu/access_counts.h, watch_during_counted_launches).
+//
+// g++'s AddressSanitizer instrumentation, which the counts come from, leaves out an access to a
+// named variable at an offset the compiler can prove in bounds (`Arows[7].v[3]`, or a copy of a
+// whole struct from a table of functions each reading one row). Operands staged in a `__device__`
+// array and read back that way were loads no count saw. So the pages of the student's data
+// (.data and .bss, which labgrade's link gathers into pages of their own) are made inaccessible
+// while a block of the launch runs (a sample of them: watch_block): every access faults, the
+// handler counts it (the instruction's memory operand gives its size; an access the instrumentation
+// already counted is not counted twice), opens the page, and single-steps the instruction (the trap
+// flag), after which the page is closed again. A step opens a page to the whole process, so a
+// watched launch runs on one OS thread.
+#pragma once
+#include <signal.h>
+
+#include <cstdint>
+
+namespace emu::detail {
+
+// Whether a range is watched (watch_during_counted_launches was called).
+bool data_is_watched();
+
+// Around one counted launch of `launched_blocks` blocks (no-op where nothing is watched): a fresh
+// random choice of which of its blocks are watched.
+class WatchedLaunch {
+ public:
+  explicit WatchedLaunch(uint64_t launched_blocks);
+  ~WatchedLaunch();
+  WatchedLaunch(const WatchedLaunch&) = delete;
+  WatchedLaunch& operator=(const WatchedLaunch&) = delete;
+
+ private:
+  bool armed_ = false;
+};
+
+// Every access to a watched page costs a fault, the instrumented ones too, so only a sample of a
+// launch's blocks runs watched: block 0 and kWatchedBlocks - 1 others drawn at random for each
+// launch (no code of the student's can know which); the unannounced accesses they make are scaled
+// up to every block (LaunchCounter::total). A kernel hiding loads in most blocks is caught in a
+// sampled one. True, with the pages closed, when block `block` of the armed launch is one of the
+// sample; unwatch_block() opens them again after it.
+inline constexpr unsigned kWatchedBlocks = 5;
+bool watch_block(unsigned long long block);
+void unwatch_block();
+
+// From the SIGSEGV handler: true when the fault was an access to the watched data during a
+// watched launch, counted and stepped over (the handler then returns); false for any other fault.
+bool on_watched_fault(const siginfo_t* info, void* context);
+
+}  // namespace emu::detail
