@@ -10,11 +10,15 @@
 namespace emu_test {
 namespace {
 
-// Two pages of their own, as labgrade's link gives the student's data (StudentDataScript).
+// Pages of their own, as labgrade's link gives the student's data (StudentDataScript).
 struct alignas(4096) Pages {
   float values[2048];
+  double doubles[256];
+  int ints[256];
+  short shorts[512];
+  signed char chars[1024];
 };
-static_assert(sizeof(Pages) == 8192);
+static_assert(sizeof(Pages) == 16384);
 Pages g_pages;
 
 // A row of values copied whole (g++ copies it with `rep movsq`) and single floats at offsets the
@@ -84,6 +88,54 @@ TEST_F(WatchedData, StoresToTheWatchedPagesAreCountedAndLand) {
   EXPECT_EQ(g_pages.values[7], 3.0f);
   EXPECT_EQ(g_pages.values[600], 0.0f);
   EXPECT_EQ(Last().global_store_bytes, 4u + 216 * 4);
+}
+
+// Values a watched block's instructions read and combine at offsets the compiler knows: whether
+// the handler carries an instruction out (emulated_access.h) or steps it, the results are the
+// instruction's own.
+struct Mixed {
+  float sum, product, quotient, difference;
+  double twice;
+  long long widened;
+};
+
+__device__ __host__ Mixed combine(float x, double y) {
+  Mixed r;
+  r.sum = g_pages.values[3] + x;
+  r.product = g_pages.values[9] * x;
+  r.quotient = x / g_pages.values[11];
+  r.difference = g_pages.values[13] - x;
+  r.twice = g_pages.doubles[2] * y + g_pages.doubles[7];
+  r.widened = g_pages.ints[5] + g_pages.shorts[6] + g_pages.chars[7];
+  return r;
+}
+
+__global__ void combine_kernel(Mixed* out, float x, double y) { *out = combine(x, y); }
+
+TEST_F(WatchedData, CarriedOutInstructionsGiveTheInstructionsResults) {
+  for (int i = 0; i < 16; ++i) g_pages.values[i] = 1.1f * static_cast<float>(i) + 0.37f;
+  g_pages.doubles[2] = 3.3;
+  g_pages.doubles[7] = -0.125;
+  g_pages.ints[5] = -70000;
+  g_pages.shorts[6] = -300;
+  g_pages.chars[7] = -5;
+  const Mixed expected = combine(0.7f, 1.9);
+  CountingScope counting;
+  emu::detail::watch_during_counted_launches(&g_pages, sizeof g_pages);
+  Mixed* out = nullptr;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(Mixed)), cudaSuccess);
+  emu::launch(combine_kernel, dim3(1), dim3(1), 0, 0, out, 0.7f, 1.9);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  Mixed got;
+  ASSERT_EQ(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(got.sum, expected.sum);
+  EXPECT_EQ(got.product, expected.product);
+  EXPECT_EQ(got.quotient, expected.quotient);
+  EXPECT_EQ(got.difference, expected.difference);
+  EXPECT_EQ(got.twice, expected.twice);
+  EXPECT_EQ(got.widened, expected.widened);
+  EXPECT_EQ(Last().global_load_bytes, 4u * 4 + 8 * 2 + 4 + 2 + 1);
+  cudaFree(out);
 }
 
 }  // namespace

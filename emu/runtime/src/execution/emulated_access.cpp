@@ -197,6 +197,57 @@ Emulated single_move(const ZydisDecodedInstruction& in, const ZydisDecodedOperan
   done.accesses[done.count++] = {address, bytes, store};
   return done;
 }
+// Scalar SSE arithmetic with a memory source (`addss (%r15), %xmm0`: g++ folds a kernel's loads
+// into it): the low lane of the register combined with the value read, the other lanes kept. The
+// handler runs with the FPU's initial state (round to nearest, no flush to zero), as the
+// emulator's kernels do, so the result is the instruction's, bit for bit.
+template <class T>
+T arithmetic(ZydisMnemonic m, T a, T b) {
+  switch (m) {
+    case ZYDIS_MNEMONIC_ADDSS: case ZYDIS_MNEMONIC_ADDSD: return a + b;
+    case ZYDIS_MNEMONIC_SUBSS: case ZYDIS_MNEMONIC_SUBSD: return a - b;
+    case ZYDIS_MNEMONIC_MULSS: case ZYDIS_MNEMONIC_MULSD: return a * b;
+    default: return a / b;
+  }
+}
+
+Emulated scalar_arithmetic(const ZydisDecodedInstruction& in, const ZydisDecodedOperand* ops,
+                           ucontext_t& c, AccessibleAt accessible) {
+  const ZydisMnemonic m = in.mnemonic;
+  const bool single = one_of(m, {ZYDIS_MNEMONIC_ADDSS, ZYDIS_MNEMONIC_SUBSS, ZYDIS_MNEMONIC_MULSS,
+                                 ZYDIS_MNEMONIC_DIVSS});
+  const bool twice = one_of(m, {ZYDIS_MNEMONIC_ADDSD, ZYDIS_MNEMONIC_SUBSD, ZYDIS_MNEMONIC_MULSD,
+                                ZYDIS_MNEMONIC_DIVSD});
+  if (!(single || twice) || in.operand_count_visible != 2 ||
+      in.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY || c.uc_mcontext.fpregs == nullptr ||
+      ops[0].type != ZYDIS_OPERAND_TYPE_REGISTER || !is_xmm(ops[0].reg.value) ||
+      ops[1].type != ZYDIS_OPERAND_TYPE_MEMORY)
+    return {};
+  const uint64_t bytes = single ? 4 : 8;
+  uintptr_t address = 0;
+  if (!address_of(in, ops[1], c.uc_mcontext.gregs, &address)) return {};
+  const void* at = accessible(address, bytes);
+  if (at == nullptr) return {};
+  unsigned char* xmm = xmm_bytes(c, ops[0].reg.value);
+  if (single) {
+    float a, b;
+    std::memcpy(&a, xmm, 4);
+    std::memcpy(&b, at, 4);
+    const volatile float r = arithmetic(m, a, b);
+    const float result = r;
+    std::memcpy(xmm, &result, 4);
+  } else {
+    double a, b;
+    std::memcpy(&a, xmm, 8);
+    std::memcpy(&b, at, 8);
+    const volatile double r = arithmetic(m, a, b);
+    const double result = r;
+    std::memcpy(xmm, &result, 8);
+  }
+  Emulated done;
+  done.accesses[done.count++] = {address, bytes, false};
+  return done;
+}
 }  // namespace
 
 Emulated emulate_access(const ZydisDecodedInstruction& instruction,
@@ -204,6 +255,7 @@ Emulated emulate_access(const ZydisDecodedInstruction& instruction,
                         AccessibleAt accessible) {
   Emulated done = repeated_string(instruction, context.uc_mcontext.gregs, accessible);
   if (done.count == 0) done = single_move(instruction, operands, context, accessible);
+  if (done.count == 0) done = scalar_arithmetic(instruction, operands, context, accessible);
   if (done.count > 0) context.uc_mcontext.gregs[REG_RIP] += instruction.length;
   return done;
 }

@@ -2,9 +2,10 @@
 // the watched data (watched_data.h), through another mapping of the same memory, so that the
 // handler need neither open the page nor single-step the instruction (a fifth of the cost).
 // Covers what g++ makes of plain loads and stores: `mov`, `movzx`/`movsx`, and the SSE moves
-// (`movss`, `movsd`, `movd`, `movq`, `movups`, `movaps`, `movdqu`, `movdqa`), and the repeated
-// string instructions g++ copies and clears structs with (`rep movs`, `rep stos`). Anything else
-// is stepped as before.
+// (`movss`, `movsd`, `movd`, `movq`, `movups`, `movaps`, `movdqu`, `movdqa`), scalar SSE
+// arithmetic from memory (`addss`, `subss`, `mulss`, `divss` and their `sd` forms), and the
+// repeated string instructions g++ copies and clears structs with (`rep movs`, `rep stos`).
+// Anything else is stepped.
 #pragma once
 #include <Zydis/Zydis.h>
 #include <ucontext.h>

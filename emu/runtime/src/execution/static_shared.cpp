@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "labkit_emu/launch.h"
+#include "race_annotations.h"
 
 namespace emu::detail {
 namespace {
@@ -20,9 +21,7 @@ void* static_shared(const void* key, size_t size, size_t alignment) {
   static thread_local auto* arrays = new std::unordered_map<const void*, Storage>();
   Storage& s = (*arrays)[key];
   if (s.bytes == nullptr) {
-    const size_t align = alignment > 16 ? alignment : 16;
-    const size_t rounded = (size + align - 1) / align * align;  // aligned_alloc's rule
-    s.bytes = std::aligned_alloc(align, rounded > 0 ? rounded : align);
+    s.bytes = allocate_shared_storage(size, alignment > 16 ? alignment : 16);
     if (s.bytes == nullptr) std::abort();
   }
   if (s.generation != block_generation) {

@@ -1,6 +1,7 @@
 #include "race_annotations.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "access_counter.h"
@@ -111,14 +112,41 @@ void RaceAnnotations::abandon_thread(unsigned thread) {
   thread_fibers_[thread] = __tsan_create_fiber(0);
 }
 
+namespace {
+// Writes ThreadSanitizer is told to leave out, for one scope: the emulator's, not a CUDA thread's.
+class IgnoredWrites {
+ public:
+  IgnoredWrites()
+      : on_(AnnotateIgnoreWritesBegin != nullptr && AnnotateIgnoreWritesEnd != nullptr) {
+    if (on_) AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  }
+  ~IgnoredWrites() {
+    if (on_) AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+  }
+  IgnoredWrites(const IgnoredWrites&) = delete;
+  IgnoredWrites& operator=(const IgnoredWrites&) = delete;
+
+ private:
+  bool on_;
+};
+}  // namespace
+
 void poison_shared(void* bytes, size_t size) {
   // Poison is not a CUDA thread's write: under ThreadSanitizer it would race with every other
   // thread's first read of the variable.
-  const bool ignore = AnnotateIgnoreWritesBegin != nullptr && AnnotateIgnoreWritesEnd != nullptr;
-  if (ignore) AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-  std::memset(bytes, 0xFF, size);
-  if (ignore) AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+  {
+    IgnoredWrites emulators_own;
+    std::memset(bytes, 0xFF, size);
+  }
   note_shared_array(bytes, size);  // so that counted accesses to it are known as shared
+}
+
+void* allocate_shared_storage(size_t bytes, size_t alignment) {
+  // ThreadSanitizer's malloc counts a fresh block as written by the caller (the CUDA thread that
+  // first declared the array) unless writes are ignored: every other thread's use would race.
+  IgnoredWrites emulators_own;
+  const size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's rule
+  return std::aligned_alloc(alignment, rounded > 0 ? rounded : alignment);
 }
 
 }  // namespace emu::detail

@@ -85,4 +85,8 @@ class RaceAnnotations {
   std::vector<uint64_t> warp_epoch_;
 };
 
+// Fresh storage for a __shared__ array (static_shared), `alignment` a power of two of 16 or more:
+// the allocation is the emulator's, not a write of the CUDA thread that asked for it.
+void* allocate_shared_storage(size_t bytes, size_t alignment);
+
 }  // namespace emu::detail
