@@ -122,6 +122,21 @@ TEST(UncountedAccess, InlineStringOperationsAreRefused) {
             "");
 }
 
+TEST(UncountedAccess, SectionsOfTheStudentsChoosingAreRefused) {
+  for (const char* attribute :
+       {"__attribute__((section(\".lab_stash\")))", "__attribute__((__section__(\".data.x\")))",
+        "[[gnu::section(\".bss.mine\")]]"}) {
+    const std::string out =
+        refused(std::string("# 1 \"m.cu\"\n") + attribute + " float stash[1024];\n");
+    EXPECT_NE(out.find("puts data where the grader's CPU backend does not watch"),
+              std::string::npos)
+        << attribute << "\n"
+        << out;
+  }
+  // __constant__'s own, as qualifiers.h spells it after preprocessing.
+  EXPECT_EQ(refused("__attribute__((section(\".emu_constant.\" \"3\"))) float table[4];\n"), "");
+}
+
 TEST(UncountedAccess, OnlyCountedCompilesRefuseAndOrdinaryKernelsPass) {
   const char* asm_statement = "void g() { asm(\"nop\"); }\n";
   EXPECT_TRUE(rewrite_source(asm_statement).refused.empty());

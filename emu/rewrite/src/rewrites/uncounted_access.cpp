@@ -116,7 +116,8 @@ PassResult find_uncounted_accesses(const Source& src) {
       "asks g++ to copy or compare memory with inline string instructions, which the grader's "
       "CPU backend cannot count; remove it";
   PassResult out;
-  bool attribute_seen = false, builtin_seen = false, asm_seen = false, strategy_seen = false;
+  bool attribute_seen = false, builtin_seen = false, asm_seen = false, strategy_seen = false,
+       section_seen = false;
   auto refuse_once = [&](bool& seen, std::size_t offset, std::string message) {
     if (seen) return;
     seen = true;
@@ -137,6 +138,15 @@ PassResult find_uncounted_accesses(const Source& src) {
                         names_string_op_strategy(tokens[i + 2].text);
     if (name == "optimize" || name == "__optimize__" || target)
       refuse_once(strategy_seen, t.begin, "the `" + name + "` attribute " + strategy);
+    // A section of the student's choosing: only __constant__'s own (labkit_emu/qualifiers.h).
+    const bool section = (name == "section" || name == "__section__") && i + 2 < tokens.size() &&
+                         tokens[i + 1].is("(");
+    if (section && !(tokens[i + 2].kind == TokenKind::kString &&
+                     tokens[i + 2].text.rfind("\".emu_constant.", 0) == 0))
+      refuse_once(section_seen, t.begin,
+                  "the `" + name +
+                      "` attribute puts data where the grader's CPU backend does not watch a "
+                      "kernel's reads of it, and CUDA has no use for it; remove it");
   }
 
   for (std::size_t i = 0; i < tokens.size(); ++i) {

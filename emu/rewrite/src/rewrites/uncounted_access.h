@@ -14,6 +14,9 @@
 //   - what makes g++ copy or compare memory inline with string instructions: the `optimize`
 //     attribute and `#pragma GCC optimize`, and a target attribute or pragma naming a string-op
 //     strategy (inline-all-stringops, memcpy-strategy=...).
+//   - a section attribute naming a section of the student's choosing, where the student's data
+//     would escape the pages the CPU backend watches (emu/runtime/src/execution/watched_data.h);
+//     __constant__'s own `.emu_constant.N` is allowed.
 // None of them is CUDA device code, so a correct kernel never needs them. The preprocessed text
 // is read whole, macros expanded, so no spelling or #line escapes the check.
 //

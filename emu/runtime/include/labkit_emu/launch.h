@@ -110,7 +110,9 @@ void launch(K kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, A
 // the one place the CPU backend cannot watch them: THREAT_MODEL.md).
 template <class T, int Id>
 T& block_shared() {
-  static const char key = 0;  // one address per array of each file
+  // One address per array of each file: writable, so that no compiler folds two into one (a
+  // constant may be merged with an equal one; g++ 13 did, and two arrays shared storage).
+  static char key;
   return *static_cast<T*>(detail::static_shared(&key, sizeof(T), alignof(T)));
 }
 

@@ -100,8 +100,8 @@ bool one_of(ZydisMnemonic m, std::initializer_list<ZydisMnemonic> list) {
   return false;
 }
 
-// `rep movs` and `rep stos`, forward (the direction flag clear), a byte at a time as the
-// instruction goes (volatile: not turned into a memmove).
+// `rep movs` and `rep stos`, forward (the direction flag clear), through volatile pointers (not
+// turned into a memmove).
 Emulated repeated_string(const ZydisDecodedInstruction& in, gregset_t& g, AccessibleAt accessible) {
   const ZydisMnemonic m = in.mnemonic;
   const bool copy = one_of(
@@ -120,9 +120,16 @@ Emulated repeated_string(const ZydisDecodedInstruction& in, gregset_t& g, Access
   const auto* from =
       copy ? static_cast<const volatile unsigned char*>(accessible(source, bytes)) : nullptr;
   if (to == nullptr || (copy && from == nullptr)) return {};
+  // A repetition at a time, each reading its whole unit before writing it, as the instruction
+  // does: where source and target overlap, the result is the instruction's to the byte (a kernel
+  // must not tell a sampled block by it).
   const auto value = static_cast<uint64_t>(g[REG_RAX]);
-  for (uint64_t i = 0; i < bytes; ++i)
-    to[i] = copy ? from[i] : static_cast<unsigned char>(value >> (8 * (i % unit)));
+  for (uint64_t i = 0; i < repeats; ++i) {
+    unsigned char unit_bytes[8];
+    for (uint64_t j = 0; j < unit; ++j)
+      unit_bytes[j] = copy ? from[i * unit + j] : static_cast<unsigned char>(value >> (8 * j));
+    for (uint64_t j = 0; j < unit; ++j) to[i * unit + j] = unit_bytes[j];
+  }
   Emulated done;
   if (copy) {
     done.accesses[done.count++] = {source, bytes, false};

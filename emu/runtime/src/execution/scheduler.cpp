@@ -167,6 +167,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   prepare_dynamic_smem(request.dynamic_smem);
   // A sample of the blocks runs with the student's data watched (watched_data.h).
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
+  sampled_block_ = watched;
   if (launch.counter != nullptr)
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched);
 
@@ -233,6 +234,18 @@ void Worker::arrive(ctx::transfer_t back) {
   }
 }
 
+namespace {
+// Clears the part of `fiber`'s stack below this function's frame, which the CUDA thread about to
+// run will use: whatever the last thread on it left there (a stash of operands shared between
+// threads, which no GPU allows) is gone. A loop of stores, no call, so no frame lies below.
+__attribute__((noinline)) void clear_stack_below_here(const Fiber* fiber) {
+  char here;
+  auto* bottom = reinterpret_cast<volatile uint64_t*>(fiber->stack_top - fiber->stack_bytes);
+  auto* end = reinterpret_cast<volatile uint64_t*>(reinterpret_cast<uintptr_t>(&here - 256) & ~7ul);
+  for (volatile uint64_t* p = bottom; p < end; ++p) *p = ~0ull;
+}
+}  // namespace
+
 void Worker::runner_entry(ctx::transfer_t from) {
   auto* w = static_cast<Worker*>(from.data);
   w->arrive(from);
@@ -247,6 +260,7 @@ void Worker::runner_entry(ctx::transfer_t from) {
       const unsigned t = w->queue_[w->queue_next_++];
       w->enter_thread(t);
       w->slots_[t].fiber = me;
+      if (w->sampled_block_) clear_stack_below_here(me);
       request.run_thread(request.closure);
       w->states_[t] = State::done;
     }
@@ -271,6 +285,7 @@ void Worker::runner_entry(ctx::transfer_t from) {
 }
 
 void Worker::enter_thread(unsigned t) {
+  forget_announced_accesses();  // what the last thread on this fiber announced is not this one's
   current_ = t;
   states_[t] = State::running;
   threadIdx = indices_[t];

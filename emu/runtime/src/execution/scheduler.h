@@ -131,6 +131,7 @@ class Worker {
   Fiber* leaving_ = nullptr;        // the fiber being left by the current switch (null: scheduler)
   Fiber* finished_ = nullptr;       // a fiber that ran out of threads, released on arrival
   unsigned current_ = 0;
+  bool sampled_block_ = false;  // watch_block's choice for the running block
   ctx::fcontext_t scheduler_ = nullptr;
   std::vector<uint64_t> exchange_;       // one value per thread, for the warp shuffles
   std::vector<uint32_t> warp_released_;  // per warp: the lanes released by its last __syncwarp

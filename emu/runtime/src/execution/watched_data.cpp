@@ -75,6 +75,17 @@ uint64_t operand_bytes(const Decoded& d) {
   return bytes > 0 ? bytes : kUndecodedBytes;
 }
 
+// Whether a memory operand of the instruction is read (an undecodable one is taken to read).
+bool reads_memory(const Decoded& d) {
+  if (!d.ok) return true;
+  for (int i = 0; i < d.instruction.operand_count; ++i)
+    if (d.operands[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+        d.operands[i].mem.type != ZYDIS_MEMOP_TYPE_AGEN &&
+        (d.operands[i].actions & ZYDIS_OPERAND_ACTION_MASK_READ) != 0)
+      return true;
+  return false;
+}
+
 bool in_watch(uintptr_t address) { return address >= watch.begin && address < watch.end; }
 
 // emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
@@ -166,35 +177,35 @@ void watch_during_counted_launches(void* begin, size_t bytes) {
 bool data_is_watched() { return watch.end > watch.begin; }
 
 WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
-  if (!data_is_watched()) return;
-  install_step_handler();
-  watch.thread = pthread_self();
-  watch.stepping = false;
-  watch.open_count = 0;
+  if (data_is_watched()) {
+    install_step_handler();
+    watch.thread = pthread_self();
+    watch.stepping = false;
+    watch.open_count = 0;
+  }
   std::random_device random;
   const uint64_t blocks = std::max<uint64_t>(launched_blocks, 1);
   for (uint64_t& b : watch.sample) b = ((uint64_t{random()} << 32) | random()) % blocks;
   watch.armed.store(true);
-  armed_ = true;
 }
 
-WatchedLaunch::~WatchedLaunch() {
-  if (armed_) watch.armed.store(false);
-}
+WatchedLaunch::~WatchedLaunch() { watch.armed.store(false); }
 
 bool watch_block(unsigned long long block) {
-  if (!watch.armed.load() || !on_watch_thread()) return false;
+  if (!watch.armed.load()) return false;
   const bool sampled = block == 0 || std::find(std::begin(watch.sample), std::end(watch.sample),
                                                block) != std::end(watch.sample);
   if (!sampled) return false;
-  if (mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, PROT_NONE) != 0)
+  // One OS thread runs a launch whose data is watched (LaunchState::one_os_thread).
+  if (data_is_watched() &&
+      mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, PROT_NONE) != 0)
     kit_fault("cannot close the student's data for a counted block");
   return true;
 }
 
 void unwatch_block() {
-  if (mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin,
-               PROT_READ | PROT_WRITE) != 0)
+  if (data_is_watched() && mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin,
+                                    PROT_READ | PROT_WRITE) != 0)
     kit_fault("cannot open the student's data after a counted block");
 }
 
@@ -211,7 +222,7 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
     for (int i = 0; i < done.count; ++i)
       if (in_watch(done.accesses[i].address))
         note_watched_access(done.accesses[i].address, done.accesses[i].bytes,
-                            done.accesses[i].store);
+                            done.accesses[i].store, watch.begin, watch.end);
     if (done.count > 0) return true;
   }
   // Bit 1 of the x86 page-fault error code: the access was a write.
@@ -222,8 +233,14 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
     watch.open_count = 0;
   }
   bool& counted = store ? watch.counted_store : watch.counted_load;
-  if (!counted) note_watched_access(address, operand_bytes(instruction), store);
+  if (!counted)
+    note_watched_access(address, operand_bytes(instruction), store, watch.begin, watch.end);
   counted = true;
+  // A read-modify-write (`add %eax, x(%rip)`, `xchg`) faults as a write, but reads too.
+  if (store && !watch.counted_load && reads_memory(instruction)) {
+    note_watched_access(address, operand_bytes(instruction), false, watch.begin, watch.end);
+    watch.counted_load = true;
+  }
   if (watch.open_count == kMaxOpenPages) return false;  // no instruction gets here
   const uintptr_t page = address & ~(kPage - 1);
   if (mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE) != 0) return false;

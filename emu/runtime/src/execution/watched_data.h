@@ -21,17 +21,14 @@ namespace emu::detail {
 // Whether a range is watched (watch_during_counted_launches was called).
 bool data_is_watched();
 
-// Around one counted launch of `launched_blocks` blocks (no-op where nothing is watched): a fresh
-// random choice of which of its blocks are watched.
+// Around one counted launch of `launched_blocks` blocks: a fresh random choice of the blocks that
+// are sampled (watch_block).
 class WatchedLaunch {
  public:
   explicit WatchedLaunch(uint64_t launched_blocks);
   ~WatchedLaunch();
   WatchedLaunch(const WatchedLaunch&) = delete;
   WatchedLaunch& operator=(const WatchedLaunch&) = delete;
-
- private:
-  bool armed_ = false;
 };
 
 // Every access to a watched page costs a fault, the instrumented ones too, so only a sample of a
@@ -39,7 +36,9 @@ class WatchedLaunch {
 // launch (no code of the student's can know which); the unannounced accesses they make are scaled
 // up to every block (LaunchCounter::total). A kernel hiding loads in most blocks is caught in a
 // sampled one. True, with the pages closed, when block `block` of the armed launch is one of the
-// sample; unwatch_block() opens them again after it.
+// sample; unwatch_block() opens them again after it. A sampled block is sampled even where no data
+// is watched: each of its CUDA threads starts on a cleared stack (scheduler.cpp), so that none
+// can read what another left there (a GPU's threads share no stack).
 inline constexpr unsigned kWatchedBlocks = 5;
 bool watch_block(unsigned long long block);
 void unwatch_block();

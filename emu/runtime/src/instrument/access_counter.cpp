@@ -202,9 +202,14 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   }
 }
 
-void note_watched_access(uintptr_t address, uint64_t bytes, bool store) {
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t watched_begin,
+                         uintptr_t watched_end) {
   BlockCounting* b = counted_block;
-  if (b == nullptr || inside(store ? b->announced_store : b->announced_load, address)) return;
+  if (b == nullptr) return;
+  const Range& announced = store ? b->announced_store : b->announced_load;
+  if (inside(announced, address) && announced.first >= watched_begin &&
+      announced.second <= watched_end)
+    return;  // counted by the instrumentation already
   AccessCounts& c = b->unannounced;
   (store ? c.global_stores : c.global_loads) += 1;
   (store ? c.global_store_bytes : c.global_load_bytes) += bytes;

@@ -72,7 +72,11 @@ void note_access(uintptr_t address, uint64_t bytes, bool store);
 // counted access of the same kind, load or store, covers `address`: counted already). Kept apart
 // as the block's unannounced accesses (LaunchCounter::add). Called from the fault handler, so it
 // takes no lock and allocates nothing.
-void note_watched_access(uintptr_t address, uint64_t bytes, bool store);
+// Only an announcement that lies inside the watched data [watched_begin, watched_end) counts: one
+// that reaches in from other memory (a counting memmove from a __constant__ variable up across
+// the student's data, say) would cover accesses it never paid for.
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t watched_begin,
+                         uintptr_t watched_end);
 // Another CUDA thread runs from here: what the last one announced covers none of its accesses.
 void forget_announced_accesses();
 
