@@ -110,8 +110,8 @@ void launch(K kernel, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, A
 // the one place the CPU backend cannot watch them: THREAT_MODEL.md).
 template <class T, int Id>
 T& block_shared() {
-  // One address per array of each file: writable, so that no compiler folds two into one (a
-  // constant may be merged with an equal one; g++ 13 did, and two arrays shared storage).
+  // One address per array of each file: a distinct object per instantiation (writable, so that
+  // not even -fmerge-all-constants could fold two into one); only its address is used.
   static char key;
   return *static_cast<T*>(detail::static_shared(&key, sizeof(T), alignof(T)));
 }
