@@ -33,4 +33,10 @@ class FiberPool {
   std::vector<std::unique_ptr<Fiber>> all_;
   std::vector<Fiber*> free_;
 };
+
+// Clears the part of `fiber`'s stack below the caller's frame (the caller runs on it), where the
+// CUDA thread it starts next will have its frames: whatever the last thread on the stack left
+// there (a stash of operands shared between threads, which no GPU allows) is gone. Out of line, a
+// loop of stores and no call, so that no frame of its own lies in what it clears.
+void clear_stack_below_caller(const Fiber& fiber);
 }  // namespace emu::detail

@@ -234,18 +234,6 @@ void Worker::arrive(ctx::transfer_t back) {
   }
 }
 
-namespace {
-// Clears the part of `fiber`'s stack below this function's frame, which the CUDA thread about to
-// run will use: whatever the last thread on it left there (a stash of operands shared between
-// threads, which no GPU allows) is gone. A loop of stores, no call, so no frame lies below.
-__attribute__((noinline)) void clear_stack_below_here(const Fiber* fiber) {
-  char here;
-  auto* bottom = reinterpret_cast<volatile uint64_t*>(fiber->stack_top - fiber->stack_bytes);
-  auto* end = reinterpret_cast<volatile uint64_t*>(reinterpret_cast<uintptr_t>(&here - 256) & ~7ul);
-  for (volatile uint64_t* p = bottom; p < end; ++p) *p = ~0ull;
-}
-}  // namespace
-
 void Worker::runner_entry(ctx::transfer_t from) {
   auto* w = static_cast<Worker*>(from.data);
   w->arrive(from);
@@ -260,7 +248,7 @@ void Worker::runner_entry(ctx::transfer_t from) {
       const unsigned t = w->queue_[w->queue_next_++];
       w->enter_thread(t);
       w->slots_[t].fiber = me;
-      if (w->sampled_block_) clear_stack_below_here(me);
+      if (w->sampled_block_) clear_stack_below_caller(*me);
       request.run_thread(request.closure);
       w->states_[t] = State::done;
     }
