@@ -150,6 +150,13 @@ void install_step_handler() {
   std::fprintf(stderr, "emu: %s (%s)\n", what, std::strerror(errno));
   std::abort();
 }
+
+// The whole watched range's protection, where a range is watched.
+void set_watched_protection(int protection, const char* failure) {
+  if (data_is_watched() &&
+      mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, protection) != 0)
+    kit_fault(failure);
+}
 }  // namespace
 
 void watch_during_counted_launches(void* begin, size_t bytes) {
@@ -197,16 +204,13 @@ bool watch_block(unsigned long long block) {
                                                block) != std::end(watch.sample);
   if (!sampled) return false;
   // One OS thread runs a launch whose data is watched (LaunchState::one_os_thread).
-  if (data_is_watched() &&
-      mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, PROT_NONE) != 0)
-    kit_fault("cannot close the student's data for a counted block");
+  set_watched_protection(PROT_NONE, "cannot close the student's data for a counted block");
   return true;
 }
 
 void unwatch_block() {
-  if (data_is_watched() && mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin,
-                                    PROT_READ | PROT_WRITE) != 0)
-    kit_fault("cannot open the student's data after a counted block");
+  set_watched_protection(PROT_READ | PROT_WRITE,
+                         "cannot open the student's data after a counted block");
 }
 
 bool on_watched_fault(const siginfo_t* info, void* context) {

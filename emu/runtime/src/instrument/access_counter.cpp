@@ -184,6 +184,13 @@ bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
 }
 }  // namespace
 
+namespace {
+void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
+  (store ? c.global_stores : c.global_loads) += 1;
+  (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
+}
+}  // namespace
+
 void note_access(uintptr_t address, uint64_t bytes, bool store) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
@@ -195,8 +202,7 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
   } else if (b->launch->in_device_buffer(address) || in_host_memory(*b->launch, address)) {
-    (store ? c.global_stores : c.global_loads) += 1;
-    (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
+    add_global_access(c, bytes, store);
   } else {
     ++c.other_accesses;
   }
@@ -210,9 +216,7 @@ void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_
   if (inside(announced, address) && announced.first >= watched_begin &&
       announced.second <= watched_end)
     return;  // counted by the instrumentation already
-  AccessCounts& c = b->unannounced;
-  (store ? c.global_stores : c.global_loads) += 1;
-  (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
+  add_global_access(b->unannounced, bytes, store);
 }
 
 void forget_announced_accesses() {
