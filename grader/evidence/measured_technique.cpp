@@ -73,9 +73,25 @@ std::string KernelWord(const std::vector<KernelTotal>& kernels) {
 }  // namespace
 
 std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
-                                   const std::vector<LaunchInfo>& launches) {
+                                   const std::vector<LaunchInfo>& launches,
+                                   const std::vector<TransferInfo>& transfers) {
   const Shape& s = rule.shape;
   const std::string product = "the " + SpacedShapeText(s) + " product (m x n x k)";
+  long long to_constant = 0;
+  int copies = 0;
+  for (const TransferInfo& t : transfers)
+    if (t.kind == transfer_kind::kDeviceToConstant) {
+      to_constant += t.bytes;
+      ++copies;
+    }
+  if (copies > 0)
+    return "in " + product + ", the function copied " + std::to_string(to_constant) +
+           " bytes of device memory into __constant__ memory (" + std::to_string(copies) +
+           (copies == 1 ? " cudaMemcpyToSymbol" : " cudaMemcpyToSymbol calls") +
+           ", device to device). A kernel reads such values as constant loads, which the grader "
+           "cannot count as reads of A and B. Keep __constant__ memory for values the host sets "
+           "(a tile size, coefficients) and stage the tiles of A and B in __shared__ memory "
+           "inside your kernel";
   if (launches.size() >= kLaunchesListed)
     return "the function launched " + std::to_string(launches.size()) + " or more kernels for " +
            product + "; the grader measures what at most " + std::to_string(kLaunchesListed - 1) +

@@ -22,8 +22,12 @@ inline constexpr std::size_t kLaunchesListed = 64;
 std::string Fixed1(double value);
 
 // "" when `launches` (what one case of `rule.shape` launched, with their counts) satisfy `rule`,
-// else the student-facing reason.
+// else the student-facing reason. `transfers`: what the same case copied. Device memory copied
+// into __constant__ memory fails the rule whatever the counts say: a kernel's reads of it there
+// are constant loads, which neither backend counts as global ones (refilled between launches, 64
+// KiB serve any number of tiles).
 std::string CheckMeasuredTechnique(const MeasuredTechnique& rule,
-                                   const std::vector<LaunchInfo>& launches);
+                                   const std::vector<LaunchInfo>& launches,
+                                   const std::vector<TransferInfo>& transfers = {});
 
 }  // namespace labkit

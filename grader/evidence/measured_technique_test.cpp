@@ -106,6 +106,26 @@ TEST(MeasuredTechnique, HiddenAccessesAreNotBelieved) {
       << failure;
 }
 
+// Constant memory refilled from device memory between launches tiles through it, its reads
+// uncounted: refused whatever the counts. Values the host sets there (lab 04's block side), and
+// device-to-device copies between buffers, whose data kernels then load as global memory, are not.
+TEST(MeasuredTechnique, DeviceMemoryCopiedIntoConstantMemoryFails) {
+  const std::vector<LaunchInfo> tiled = {Launch(kTiled, 8, 2 * 64 * kElements, 8)};
+  const std::vector<TransferInfo> refills = {
+      {"cudaMemcpyToSymbol", transfer_kind::kDeviceToConstant, 23680},
+      {"cudaMemcpyToSymbol", transfer_kind::kDeviceToConstant, 23680}};
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), tiled, refills),
+            "in the 64 x 64 x 64 product (m x n x k), the function copied 47360 bytes of device "
+            "memory into __constant__ memory (2 cudaMemcpyToSymbol calls, device to device). A "
+            "kernel reads such values as constant loads, which the grader cannot count as reads of "
+            "A and B. Keep __constant__ memory for values the host sets (a tile size, "
+            "coefficients) and stage the tiles of A and B in __shared__ memory inside your kernel");
+  const std::vector<TransferInfo> allowed = {
+      {"cudaMemcpyToSymbol", transfer_kind::kHostToDevice, 4},
+      {"cudaMemcpy", transfer_kind::kDeviceToDevice, 16384}};
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), tiled, allowed), "");
+}
+
 TEST(MeasuredTechnique, TooManyLaunchesOrNoCountsCannotBeJudged) {
   const std::vector<LaunchInfo> many(kLaunchesListed, Launch(kTiled, 1, 64, 1));
   EXPECT_NE(CheckMeasuredTechnique(TiledRule(), many).find("launched 64 or more kernels"),

@@ -14,10 +14,6 @@
 namespace labkit {
 namespace {
 
-using gpu_metric::kGlobalLoads;
-using gpu_metric::kGlobalStores;
-using gpu_metric::kSharedLoads;
-using gpu_metric::kSharedStores;
 
 // One CSV line's fields; quotes enclose fields that hold commas ("(16, 16, 1)", "37,748,736").
 std::vector<std::string> CsvFields(const std::string& line) {
@@ -109,11 +105,17 @@ std::optional<std::vector<ProfiledLaunch>> ParseCounterLog(const std::string& te
     }
     ProfiledLaunch& launch = launches[it->second];
     const long long value = Count(field("Metric Value")).value_or(0);
-    const std::string metric = field("Metric Name");
-    if (metric == kGlobalLoads) launch.global_load_instructions = value;
-    if (metric == kGlobalStores) launch.global_store_instructions = value;
-    if (metric == kSharedLoads) launch.shared_load_instructions = value;
-    if (metric == kSharedStores) launch.shared_store_instructions = value;
+    const std::map<std::string, long long*> slots = {
+        {gpu_metric::kGlobalLoads, &launch.global_load_instructions},
+        {gpu_metric::kGlobalStores, &launch.global_store_instructions},
+        {gpu_metric::kSharedLoads, &launch.shared_load_instructions},
+        {gpu_metric::kSharedStores, &launch.shared_store_instructions},
+        {gpu_metric::kGlobalAtomics, &launch.global_atomic_instructions},
+        {gpu_metric::kGlobalReductions, &launch.global_reduction_instructions},
+        {gpu_metric::kAsyncCopies, &launch.async_copy_instructions},
+        {gpu_metric::kBulkCopyBytes, &launch.bulk_copy_bytes}};
+    if (const auto slot = slots.find(field("Metric Name")); slot != slots.end())
+      *slot->second = value;
   }
   if (!table) return std::nullopt;
   return launches;
@@ -149,8 +151,12 @@ std::string LastLine(const std::string& output) {
 
 MemoryAccesses AccessesOf(const ProfiledLaunch& launch) {
   MemoryAccesses a;
-  a.global_load_bytes = 4 * PerThread(launch.global_load_instructions, launch.block_threads);
-  a.global_store_bytes = 4 * PerThread(launch.global_store_instructions, launch.block_threads);
+  const long long loads = launch.global_load_instructions + launch.global_atomic_instructions +
+                          launch.async_copy_instructions;
+  const long long stores = launch.global_store_instructions + launch.global_atomic_instructions +
+                           launch.global_reduction_instructions;
+  a.global_load_bytes = 4 * PerThread(loads, launch.block_threads) + launch.bulk_copy_bytes;
+  a.global_store_bytes = 4 * PerThread(stores, launch.block_threads);
   a.shared_loads = PerThread(launch.shared_load_instructions, launch.block_threads);
   a.shared_stores = PerThread(launch.shared_store_instructions, launch.block_threads);
   return a;

@@ -10,7 +10,9 @@
 // launch holds (the block's threads over its warps), which is exact for full blocks and counts a
 // guarded-off thread of a partial tile as if it had loaded (a little against the student, never
 // for). A vector load (float4) counts as one float: in the student's favour, and still far from
-// what a kernel without tiles loads. Barriers have no counter on this GPU; a missing barrier shows
+// what a kernel without tiles loads. Atomics that return the old value are loads and stores,
+// cp.async copies loads; bulk copies, counted in bytes by the profiler, are loads of that many
+// bytes. Barriers have no counter on this GPU; a missing barrier shows
 // up as a race under racecheck instead.
 #pragma once
 
@@ -30,6 +32,10 @@ struct ProfiledLaunch {
   long long global_store_instructions = 0;
   long long shared_load_instructions = 0;
   long long shared_store_instructions = 0;
+  long long global_atomic_instructions = 0;     // atomics that return the old value
+  long long global_reduction_instructions = 0;  // atomics that do not
+  long long async_copy_instructions = 0;        // cp.async, global to shared
+  long long bulk_copy_bytes = 0;                // bulk and tensor copies from global memory
 };
 
 // Where every counting run of the machine takes its turn at the GPU's counters: the lock file

@@ -48,6 +48,37 @@ TEST(GpuCounters, WarpCountsBecomeThreadCounts) {
   EXPECT_EQ(tiled.shared_loads / (256 * 256), 64 * 5);
 }
 
+// The counts of a probe on an H100 (2026-11-27): 16 x 16 blocks, 16 of them, each thread reading
+// 256 values of A and 256 of B. Atomics that return the old value (atomicAdd(p, 0u)) read as
+// surely as a load; cp.async copies global memory into shared memory; one bulk copy
+// (cuda::memcpy_async) per row of A moved 262144 bytes, beside n loads of B per thread.
+const char* const kOtherReads = R"csv("ID","Kernel Name","Block Size","Metric Name","Metric Value"
+"0","_Z6k_atomPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_global_ld.sum","0"
+"0","_Z6k_atomPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_global_st.sum","128"
+"0","_Z6k_atomPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_global_atom.sum","65,536"
+"1","_Z8k_ldgstsPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_global_ld.sum","0"
+"1","_Z8k_ldgstsPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_ldgsts.sum","65,536"
+"2","_Z6k_bulkPKfS0_Pf","(16, 16, 1)","smsp__sass_inst_executed_op_global_ld.sum","32,768"
+"2","_Z6k_bulkPKfS0_Pf","(16, 16, 1)","l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum","262,144"
+"3","_Z5k_redPf","(16, 16, 1)","smsp__sass_inst_executed_op_global_red.sum","128"
+)csv";
+
+TEST(GpuCounters, AtomicsAsyncAndBulkCopiesAreGlobalReads) {
+  const auto launches = ParseCounterLog(kOtherReads);
+  ASSERT_TRUE(launches.has_value());
+  ASSERT_EQ(launches->size(), 4u);
+  const long long two_n_per_thread = 16 * 256 * 2 * 256;  // 16 blocks of 256 threads, 2n each
+  const MemoryAccesses atomics = AccessesOf((*launches)[0]);
+  EXPECT_EQ(atomics.global_load_bytes / 4, two_n_per_thread);
+  EXPECT_EQ(atomics.global_store_bytes / 4, two_n_per_thread + 16 * 256);
+  EXPECT_EQ(AccessesOf((*launches)[1]).global_load_bytes / 4, two_n_per_thread);
+  EXPECT_EQ(AccessesOf((*launches)[2]).global_load_bytes, 4 * two_n_per_thread / 2 + 262144);
+  // atomicAdd into C with the old value unused: a store per element, no load.
+  const MemoryAccesses reductions = AccessesOf((*launches)[3]);
+  EXPECT_EQ(reductions.global_load_bytes, 0);
+  EXPECT_EQ(reductions.global_store_bytes / 4, 16 * 256);
+}
+
 TEST(GpuCounters, NoTableMeansNothingWasCounted) {
   EXPECT_FALSE(ParseCounterLog("==ERROR== ERR_NVGPUCTRPERM - no permission\n").has_value());
   EXPECT_FALSE(ParseCounterLog("\"ID\",\"something\"\n\"0\",\"1\"\n").has_value());

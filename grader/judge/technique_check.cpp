@@ -156,7 +156,8 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
   if (!backend.counts_barriers) rule.executes_barrier.reset();
   rule.shape = cases.front().shape;
-  const std::string counted = CheckMeasuredTechnique(rule, run.cases.front().launches);
+  const std::string counted =
+      CheckMeasuredTechnique(rule, run.cases.front().launches, run.cases.front().transfers);
   if (counted.empty()) return {};
   return TechniqueFinding(WithHint(*ex.technique, "measured", counted));
 }

@@ -86,10 +86,6 @@ std::string Load(Cupti& c) {
   return found ? "" : "CUPTI lacks the range profiler";
 }
 
-// Every metric of harness_protocol.h's table, as CUPTI takes them.
-const char* const* MetricNames() { return gpu_metric::kAll; }
-constexpr std::size_t kMetricCount = std::size(gpu_metric::kAll);
-
 // The machine's counters, held while it lives (see launch_counters.h). Not held where labgrade
 // made no lock file (a run by hand), nor after kLockWait: a launch holds the lock for a fraction
 // of a second, so a longer wait means a process that keeps it (a student's static initialiser
@@ -133,6 +129,7 @@ struct LaunchCounting::Session {
   CUpti_RangeProfiler_Object* profiler = nullptr;
   std::vector<uint8_t> config;
   std::vector<uint8_t> counters;
+  std::vector<const char*> metrics;  // harness_protocol.h's, those this GPU has
   std::vector<LaunchRecord> launches;        // each launch counted, in order
   std::vector<std::vector<double>> values;  // its counts
 
@@ -145,6 +142,10 @@ struct LaunchCounting::Session {
   }
 
   std::string Configure(int device) {
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+      return "cannot read the GPU's compute capability";
+    metrics = gpu_metric::MetricsFor(major);
     CUpti_Profiler_Initialize_Params init = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if (std::string e = Check(cupti.initialize(&init), "profiler initialisation"); !e.empty())
       return e;
@@ -161,8 +162,8 @@ struct LaunchCounting::Session {
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = host;
-    add.ppMetricNames = const_cast<const char**>(MetricNames());
-    add.numMetrics = kMetricCount;
+    add.ppMetricNames = metrics.data();
+    add.numMetrics = metrics.size();
     if (std::string e = Check(cupti.add_metrics(&add), "metrics"); !e.empty()) return e;
     CUpti_Profiler_Host_GetConfigImageSize_Params size = {
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
@@ -194,8 +195,8 @@ struct LaunchCounting::Session {
     CUpti_RangeProfiler_GetCounterDataSize_Params size = {
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = profiler;
-    size.pMetricNames = const_cast<const char**>(MetricNames());
-    size.numMetrics = kMetricCount;
+    size.pMetricNames = metrics.data();
+    size.numMetrics = metrics.size();
     size.maxNumOfRanges = 1;
     size.maxNumRangeTreeNodes = 1;
     if (std::string e = Check(cupti.counter_data_size(&size), "counter data size"); !e.empty())
@@ -273,15 +274,15 @@ struct LaunchCounting::Session {
       return e;
     if (info.numTotalRanges != 1 || decode.numOfRangeDropped > 0)
       return "a launch made " + std::to_string(info.numTotalRanges) + " profiler ranges, not one";
-    std::vector<double> row(kMetricCount);
+    std::vector<double> row(metrics.size());
     CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate = {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
     evaluate.pHostObject = host;
     evaluate.pCounterDataImage = counters.data();
     evaluate.counterDataImageSize = counters.size();
     evaluate.rangeIndex = 0;
-    evaluate.ppMetricNames = const_cast<const char**>(MetricNames());
-    evaluate.numMetrics = kMetricCount;
+    evaluate.ppMetricNames = metrics.data();
+    evaluate.numMetrics = metrics.size();
     evaluate.pMetricValues = row.data();
     if (std::string e = Check(cupti.evaluate(&evaluate), "evaluating the counts"); !e.empty())
       return e;
@@ -338,9 +339,11 @@ void LaunchCounting::WriteTable(const std::string& path) {
   if (g_counting == this) g_counting = nullptr;
   std::vector<LaunchRecord> launched;
   std::vector<std::vector<double>> values;
+  std::vector<const char*> metrics;
   if (session_) {
     launched = std::move(session_->launches);
     values = std::move(session_->values);
+    metrics = std::move(session_->metrics);
   }
   session_.reset();  // the profiler off before the table is written
   std::ofstream table(path, std::ios::trunc);
@@ -351,9 +354,9 @@ void LaunchCounting::WriteTable(const std::string& path) {
   table << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n";
   for (std::size_t i = 0; i < launched.size(); ++i) {
     const LaunchRecord& l = launched[i];
-    for (std::size_t m = 0; m < kMetricCount; ++m)
+    for (std::size_t m = 0; m < metrics.size(); ++m)
       table << '"' << i << "\",\"" << l.kernel << "\",\"(" << l.block[0] << ", " << l.block[1]
-            << ", " << l.block[2] << ")\",\"" << gpu_metric::kAll[m] << "\",\""
+            << ", " << l.block[2] << ")\",\"" << metrics[m] << "\",\""
             << static_cast<long long>(values[i][m] + 0.5) << "\"\n";
   }
 }

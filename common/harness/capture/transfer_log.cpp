@@ -21,6 +21,8 @@ const char* TransferKindName(TransferKind kind) {
       return transfer_kind::kDeviceToHost;
     case TransferKind::kDeviceToDevice:
       return transfer_kind::kDeviceToDevice;
+    case TransferKind::kDeviceToConstant:
+      return transfer_kind::kDeviceToConstant;
     case TransferKind::kHostToHost:
       return transfer_kind::kHostToHost;
     case TransferKind::kHostAllocation:

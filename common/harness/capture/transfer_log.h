@@ -20,6 +20,7 @@ enum class TransferKind {
   kHostToDevice,
   kDeviceToHost,
   kDeviceToDevice,
+  kDeviceToConstant,  // into a __constant__ variable from device memory
   kHostToHost,
   kHostAllocation,     // cudaMallocHost / cudaHostAlloc / cudaHostRegister: a kernel can write it
   kManagedAllocation,  // cudaMallocManaged: the host can read what a kernel wrote

@@ -48,6 +48,15 @@ void NoteCopyToDevice(const char* call, const void* src, std::size_t bytes, cuda
   NoteTransfer(call, Locate(src, KindSource(kind)), MemorySide::kDevice, bytes);
 }
 
+void NoteCopyToSymbol(const char* call, bool constant, const void* src, std::size_t bytes,
+                      cudaMemcpyKind kind) {
+  if (!CapturingTransfers()) return;
+  const MemorySide from = Locate(src, KindSource(kind));
+  if (constant && from == MemorySide::kDevice)
+    return RecordTransfer({call, TransferKind::kDeviceToConstant, bytes});
+  NoteTransfer(call, from, MemorySide::kDevice, bytes);
+}
+
 void NoteHostVisible(const char* call, std::size_t bytes, TransferKind kind) {
   if (!CapturingTransfers()) return;
   RecordTransfer({call, kind, bytes});

@@ -3,6 +3,7 @@
 // (transfer_note.cuh), and go on unchanged. emu's functions have C++ names; each wrapper takes the
 // wrapped name through an asm label built from the same macro as the link line, so the two cannot
 // drift apart.
+#include "initial_device_state.h"
 #include "labkit_emu/runtime_api.h"
 #include "link_wraps.h"
 #include "plan_note.cuh"
@@ -51,7 +52,8 @@ LABKIT_EMU_WRAP(LABKIT_EMU_COPY_TO_SYMBOL, cudaMemcpyToSymbol,
                 (void* symbol, size_t symbol_bytes, const void* src, size_t count, size_t offset,
                  cudaMemcpyKind kind),
                 (symbol, symbol_bytes, src, count, offset, kind),
-                (labkit::NoteCopyToDevice(call, src, count, kind),
+                (labkit::NoteCopyToSymbol(call, labkit::replay::IsConstantVariable(symbol), src,
+                                          count, kind),
                  labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_EMU_WRAP(LABKIT_EMU_COPY_FROM_SYMBOL, cudaMemcpyFromSymbol,
                 (void* dst, const void* symbol, size_t symbol_bytes, size_t count, size_t offset,

@@ -13,7 +13,7 @@ extern "C" void __real___cudaRegisterVar(void** fat_cubin_handle, char* host_var
 extern "C" void __wrap___cudaRegisterVar(void** fat_cubin_handle, char* host_var,
                                          char* device_address, const char* device_name, int ext,
                                          size_t size, int constant, int global) {
-  labkit::replay::NoteRegisteredVariable(host_var);
+  labkit::replay::NoteRegisteredVariable(host_var, constant != 0);
   __real___cudaRegisterVar(fat_cubin_handle, host_var, device_address, device_name, ext, size,
                            constant, global);
 }

@@ -4,6 +4,7 @@
 // reference in the student's object.
 #include <cuda_runtime.h>
 
+#include "initial_device_state.h"
 #include "plan_note.cuh"
 #include "replay_recorder.h"
 #include "transfer_note.cuh"
@@ -95,13 +96,15 @@ LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbol, _ptds,
                       (const void* symbol, const void* src, size_t count, size_t offset,
                        cudaMemcpyKind kind),
                       (symbol, src, count, offset, kind),
-                      (labkit::NoteCopyToDevice(call, src, count, kind),
+                      (labkit::NoteCopyToSymbol(call, labkit::replay::IsConstantVariable(symbol),
+                                                src, count, kind),
                        labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbolAsync, _ptsz,
                       (const void* symbol, const void* src, size_t count, size_t offset,
                        cudaMemcpyKind kind, cudaStream_t stream),
                       (symbol, src, count, offset, kind, stream),
-                      (labkit::NoteCopyToDevice(call, src, count, kind),
+                      (labkit::NoteCopyToSymbol(call, labkit::replay::IsConstantVariable(symbol),
+                                                src, count, kind),
                        labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyFromSymbol, _ptds,
                       (void* dst, const void* symbol, size_t count, size_t offset,

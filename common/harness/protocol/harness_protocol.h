@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace labkit {
 
@@ -44,13 +45,32 @@ inline constexpr const char kStaticSharedBytes[] = "static_shared_bytes";  // th
 // GPU backend: the profiler metrics counted per kernel launch in a counting run (the harness's
 // launch_counters.h writes them, labgrade's gpu_counters.h reads them), in the CSV layout of Nsight
 // Compute's table: "ID","Kernel Name","Block Size","Metric Name","Metric Value", one line per
-// launch and metric. Each counts SASS instructions executed, per warp.
+// launch and metric. Each counts SASS instructions executed, per warp, but kBulkCopyBytes.
+// Every way a kernel can read global memory is counted (H100, 2026-11-27): kGlobalLoads holds
+// LDG and the generic loads that reach global memory, not atomics, cp.async or bulk copies.
 namespace gpu_metric {
 inline constexpr const char kGlobalLoads[] = "smsp__sass_inst_executed_op_global_ld.sum";
 inline constexpr const char kGlobalStores[] = "smsp__sass_inst_executed_op_global_st.sum";
 inline constexpr const char kSharedLoads[] = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr const char kSharedStores[] = "smsp__sass_inst_executed_op_shared_st.sum";
-inline constexpr const char* kAll[] = {kGlobalLoads, kGlobalStores, kSharedLoads, kSharedStores};
+// Atomics that return the old value (ATOMG): a read and a write each.
+inline constexpr const char kGlobalAtomics[] = "smsp__sass_inst_executed_op_global_atom.sum";
+// Atomics whose old value is unused (REDG): a write (a split-K kernel's atomicAdd into C).
+inline constexpr const char kGlobalReductions[] = "smsp__sass_inst_executed_op_global_red.sum";
+// cp.async (LDGSTS, compute capability 8.0 on): global memory straight into shared memory.
+inline constexpr const char kAsyncCopies[] = "smsp__sass_inst_executed_op_ldgsts.sum";
+// Bulk copies and the tensor memory accelerator (compute capability 9.0 on): bytes, not
+// instructions, as one instruction moves any number of them.
+inline constexpr const char kBulkCopyBytes[] =
+    "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum";
+// The metrics a GPU of compute capability `major`.x has.
+inline std::vector<const char*> MetricsFor(int major) {
+  std::vector<const char*> metrics = {kGlobalLoads,   kGlobalStores,    kSharedLoads,
+                                      kSharedStores,  kGlobalAtomics,   kGlobalReductions};
+  if (major >= 8) metrics.push_back(kAsyncCopies);
+  if (major >= 9) metrics.push_back(kBulkCopyBytes);
+  return metrics;
+}
 // What starts a line that says why nothing was counted (as ncu marks its own errors).
 inline constexpr const char kErrorMark[] = "==ERROR== ";
 // The counting runs of a machine take turns at its counters by the lock of one file, which
@@ -65,6 +85,9 @@ namespace transfer_kind {
 inline constexpr const char kHostToDevice[] = "host_to_device";
 inline constexpr const char kDeviceToHost[] = "device_to_host";
 inline constexpr const char kDeviceToDevice[] = "device_to_device";
+// Device memory copied into a __constant__ variable (cudaMemcpyToSymbol, device to device): a
+// kernel's reads of it there are constant loads, which no count of global loads sees.
+inline constexpr const char kDeviceToConstant[] = "device_to_constant";
 inline constexpr const char kHostToHost[] = "host_to_host";
 inline constexpr const char kHostAllocation[] = "host_allocation";  // pinned: a kernel can write it
 inline constexpr const char kManagedAllocation[] = "managed_allocation";  // the host can read it

@@ -57,6 +57,17 @@ std::set<const void*>& RegisteredVariables() {
   return registered;
 }
 
+// The student's __constant__ variables: on a GPU by the address the program registered each
+// under; on the CPU backend by their ranges in the image (CountVariablesAsGlobalMemory).
+std::set<const void*>& ConstantVariables() {
+  static std::set<const void*> constants;
+  return constants;
+}
+std::vector<std::pair<const char*, const char*>>& ConstantRanges() {
+  static std::vector<std::pair<const char*, const char*>> ranges;
+  return ranges;
+}
+
 bool IsDeviceVariable(const void* symbol) {
 #ifdef __LABKIT_EMU__
   (void)symbol;
@@ -110,8 +121,11 @@ void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #ifdef __LABKIT_EMU__
   // __constant__ variables: left out, as a GPU's counters leave constant loads out.
   for (const ImageRange& range : image.constants)
-    if (const void* constant = ImageAddress(range.offset); constant != nullptr)
+    if (const void* constant = ImageAddress(range.offset); constant != nullptr) {
       emu::detail::count_as_constant_memory(constant, static_cast<std::size_t>(range.size));
+      const char* begin = static_cast<const char*>(constant);
+      ConstantRanges().emplace_back(begin, begin + range.size);
+    }
   // The student's writable data, watched during counted launches (every access seen, even one
   // the compiler left uninstrumented).
   for (const ImageRange& range : image.watched_data)
@@ -138,8 +152,16 @@ void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #endif
 }
 
-void NoteRegisteredVariable(const void* host_shadow) {
+void NoteRegisteredVariable(const void* host_shadow, bool constant) {
   RegisteredVariables().insert(host_shadow);
+  if (constant) ConstantVariables().insert(host_shadow);
+}
+
+bool IsConstantVariable(const void* symbol) {
+  const char* at = static_cast<const char*>(symbol);
+  return ConstantVariables().count(symbol) > 0 ||
+         std::any_of(ConstantRanges().begin(), ConstantRanges().end(),
+                     [&](const auto& r) { return at >= r.first && at < r.second; });
 }
 
 void KeepAttributeBeforeChange(const void* kernel, int attribute) {

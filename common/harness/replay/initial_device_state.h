@@ -47,9 +47,16 @@ class InitialDeviceState {
 void CountVariablesAsGlobalMemory(const StudentImage& image);
 
 // GPU backend: called for each variable the program registers with the CUDA runtime (the link
-// wrap of __cudaRegisterVar, registered_variables_gpu.cu). Only those are read there: asking the
-// runtime about any other address is an API error, which compute-sanitizer reports as a finding.
-void NoteRegisteredVariable(const void* host_shadow);
+// wrap of __cudaRegisterVar, registered_variables_gpu.cu), `constant` for a __constant__ one. Only
+// those are read there: asking the runtime about any other address is an API error, which
+// compute-sanitizer reports as a finding.
+void NoteRegisteredVariable(const void* host_shadow, bool constant);
+
+// Whether `symbol` is one of the student's __constant__ variables: registered as one on a GPU;
+// on the CPU backend, inside one of the image's `constants` (known once
+// CountVariablesAsGlobalMemory has run). The transfer wraps tell a copy of device memory into
+// constant memory by it (transfer_log.h, kDeviceToConstant).
+bool IsConstantVariable(const void* symbol);
 
 // Called by the replay before it changes `attribute` of `kernel`: the first call for a pair keeps
 // the value the program started with, for InitialDeviceState::Restore.

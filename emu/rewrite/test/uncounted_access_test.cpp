@@ -75,6 +75,33 @@ TEST(UncountedAccess, CopyBuiltinsAreSentToTheCountingCopies) {
       << "only a counted compile rewrites";
 }
 
+// AddressSanitizer reports an atomic read-modify-write as a store: its address goes through the
+// emulator's count of the read, whatever the first argument holds; loads, stores and fences stay.
+TEST(UncountedAccess, AtomicReadModifyWritesCountTheirRead) {
+  const RewriteResult r = rewrite_source(
+      "unsigned f(unsigned* p, int i) {\n"
+      "  unsigned v = __atomic_fetch_add(&p[g(i, 1)], 0u, __ATOMIC_RELAXED);\n"
+      "  v += __sync_val_compare_and_swap(reinterpret_cast<pair<int, int>*>(p), 1, 2);\n"
+      "  __atomic_store_n(p, v, __ATOMIC_RELAXED);\n"
+      "  return v + __atomic_load_n(p, __ATOMIC_RELAXED);\n"
+      "}\n",
+      /*counted=*/true);
+  EXPECT_TRUE(r.refused.empty());
+  EXPECT_NE(r.text.find("__atomic_fetch_add(__emu_atomic_operand(&p[g(i, 1)]), 0u"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("__sync_val_compare_and_swap(__emu_atomic_operand(reinterpret_cast<pair<"
+                        "int, int>*>(p)), 1, 2)"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("__atomic_store_n(p, v"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("__atomic_load_n(p, "), std::string::npos) << r.text;
+  EXPECT_EQ(rewrite_source("int f(int* p) { return __atomic_fetch_add(p, 1, 0); }\n")
+                .text.find("__emu_atomic_operand"),
+            std::string::npos)
+      << "only a counted compile rewrites";
+}
+
 // A compare builtin becomes the C library's call, which a kernel may not make (the guard stops
 // it); as a builtin, g++ could compare inline, reading device memory uncounted.
 TEST(UncountedAccess, CompareBuiltinsBecomeLibraryCalls) {

@@ -56,6 +56,46 @@ bool is_checked_copy_builtin(std::string_view name) {
          name.substr(name.size() - suffix.size()) == suffix;
 }
 
+// The atomic builtins that read memory and write it (g++'s own, and the C++ library's atomics,
+// which call them): AddressSanitizer reports each as a store only, so a kernel could read operands
+// by atomicAdd(p, 0) unseen. Loads and stores alone, fences and lock-free queries: not these.
+bool is_atomic_read_modify_write(std::string_view name) {
+  const bool atomic = name.rfind("__atomic_", 0) == 0, sync = name.rfind("__sync_", 0) == 0;
+  if (!atomic && !sync) return false;
+  for (const std::string_view other :
+       {"__atomic_load", "__atomic_load_n", "__atomic_store", "__atomic_store_n", "__atomic_clear",
+        "__atomic_thread_fence", "__atomic_signal_fence", "__atomic_always_lock_free",
+        "__atomic_is_lock_free", "__sync_synchronize", "__sync_lock_release"})
+    if (name == other) return false;
+  return true;
+}
+
+// tokens[open] is the `(` of a call: the index of the `,` or `)` that ends its first argument, or
+// kNoMatch.
+std::size_t first_argument_end(const std::vector<Token>& tokens, std::size_t open) {
+  for (std::size_t j = open + 1; j < tokens.size(); ++j) {
+    if (tokens[j].is(",") || tokens[j].is(")")) return j;
+    // A cast's type may hold commas: static_cast<std::pair<int, int>*>(p).
+    const bool cast = tokens[j].kind == TokenKind::kIdentifier &&
+                      tokens[j].text.size() > 5 &&
+                      tokens[j].text.substr(tokens[j].text.size() - 5) == "_cast";
+    if (cast && j + 1 < tokens.size() && tokens[j + 1].is("<")) {
+      int depth = 0;
+      for (++j; j < tokens.size(); ++j) {
+        if (tokens[j].is("<")) ++depth;
+        if (tokens[j].is(">") && --depth == 0) break;
+        if (tokens[j].is(">>") && (depth -= 2) <= 0) break;
+      }
+      continue;
+    }
+    if (is_open(tokens[j])) {
+      j = match_forward(tokens, j);
+      if (j == kNoMatch) return kNoMatch;
+    }
+  }
+  return kNoMatch;
+}
+
 // A string literal that asks for inline string operations (target attributes and pragmas).
 bool names_string_op_strategy(std::string_view literal) {
   return literal.find("stringop") != std::string_view::npos ||
@@ -157,6 +197,15 @@ PassResult find_uncounted_accesses(const Source& src) {
     const std::string name(t.text);
     if (const char* call = library_call_for(name)) {
       out.edits.push_back({t.begin, t.end, call});
+    } else if (is_atomic_read_modify_write(name) && i + 1 < tokens.size() &&
+               tokens[i + 1].is("(")) {
+      // The address goes through the emulator's counting of the read
+      // (labkit_emu/device_copies.h): __atomic_fetch_add(__emu_atomic_operand(p), 0, ...).
+      const std::size_t end = first_argument_end(tokens, i + 1);
+      if (end != kNoMatch && end > i + 2) {
+        out.edits.push_back({tokens[i + 1].end, tokens[i + 1].end, "__emu_atomic_operand("});
+        out.edits.push_back({tokens[end].begin, tokens[end].begin, ")"});
+      }
     } else if (is_checked_copy_builtin(name)) {
       refuse_once(builtin_seen, t.begin,
                   "`" + name +

@@ -26,6 +26,11 @@
 // size of `4 * (n > 0)` inside a loop over n) into plain moves, after the instrumentation ran.
 // labgrade's compile flags keep the unprefixed names from being builtins at all
 // (-fno-builtin-memcpy ..., grader/build/submission_build.cpp).
+//
+// And the address of each atomic read-modify-write builtin (__atomic_fetch_add, __sync_*, in the
+// student's code, emu's atomicAdd and the C++ library's std::atomic alike) is passed through
+// __emu_atomic_operand, which counts the read: the instrumentation reports such an access as a
+// store only.
 #pragma once
 
 #include "source.h"

@@ -68,6 +68,10 @@ void note_fill(void* dst, size_t n) {
 }
 }  // namespace
 
+extern "C" void __emu_device_atomic_read(const volatile void* address, size_t n) {
+  EMU_NOTE_ACCESS(reinterpret_cast<uintptr_t>(address), n, /*store=*/false);
+}
+
 extern "C" void* __emu_device_memcpy(void* dst, const void* src, size_t n) {
   note_copy(dst, src, n);
   return memcpy(dst, src, n);
