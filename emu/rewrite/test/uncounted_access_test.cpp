@@ -96,6 +96,12 @@ TEST(UncountedAccess, AtomicReadModifyWritesCountTheirRead) {
       << r.text;
   EXPECT_NE(r.text.find("__atomic_store_n(p, v"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("__atomic_load_n(p, "), std::string::npos) << r.text;
+  // The C++ library's own functions of similar names are not builtins (<ext/atomicity.h>).
+  EXPECT_EQ(rewrite_source("void __atomic_add(volatile int* m, int v);\n"
+                           "void g(int* p) { __atomic_add(p, 1); }\n",
+                           /*counted=*/true)
+                .text.find("__emu_atomic_operand"),
+            std::string::npos);
   EXPECT_EQ(rewrite_source("int f(int* p) { return __atomic_fetch_add(p, 1, 0); }\n")
                 .text.find("__emu_atomic_operand"),
             std::string::npos)

@@ -58,16 +58,15 @@ bool is_checked_copy_builtin(std::string_view name) {
 
 // The atomic builtins that read memory and write it (g++'s own, and the C++ library's atomics,
 // which call them): AddressSanitizer reports each as a store only, so a kernel could read operands
-// by atomicAdd(p, 0) unseen. Loads and stores alone, fences and lock-free queries: not these.
+// by atomicAdd(p, 0) unseen. By their exact names, with or without a size suffix
+// (__sync_fetch_and_add_4): the C++ library has functions of its own named __atomic_add and kin.
 bool is_atomic_read_modify_write(std::string_view name) {
-  const bool atomic = name.rfind("__atomic_", 0) == 0, sync = name.rfind("__sync_", 0) == 0;
-  if (!atomic && !sync) return false;
-  for (const std::string_view other :
-       {"__atomic_load", "__atomic_load_n", "__atomic_store", "__atomic_store_n", "__atomic_clear",
-        "__atomic_thread_fence", "__atomic_signal_fence", "__atomic_always_lock_free",
-        "__atomic_is_lock_free", "__sync_synchronize", "__sync_lock_release"})
-    if (name == other) return false;
-  return true;
+  static const std::regex builtin(
+      "__atomic_(exchange(_n)?|compare_exchange(_n)?|(add|sub|and|xor|or|nand)_fetch|"
+      "fetch_(add|sub|and|xor|or|nand)|test_and_set)(_(1|2|4|8|16))?|"
+      "__sync_(fetch_and_(add|sub|or|and|xor|nand)|(add|sub|or|and|xor|nand)_and_fetch|"
+      "bool_compare_and_swap|val_compare_and_swap|lock_test_and_set)(_(1|2|4|8|16))?");
+  return std::regex_match(name.begin(), name.end(), builtin);
 }
 
 // tokens[open] is the `(` of a call: the index of the `,` or `)` that ends its first argument, or
