@@ -1,8 +1,11 @@
 // Launches: indexing, shared memory (static, dynamic, poisoning), constant memory, configuration
 // errors, pointer checks and atomics.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <thread>
 
 #include "test_util.h"
 
@@ -39,6 +42,50 @@ TEST(Launch, ThreeDimensionalIndexing) {
               EXPECT_EQ(out[2 * i + 1].z, bz);
             }
   cudaFree(d);
+}
+
+// Each block marks itself done after a little work of its own.
+__global__ void mark_block_done(unsigned* done, unsigned work) {
+  volatile unsigned sink = 0;
+  for (unsigned i = 0; i < work; ++i) sink = sink + i;
+  if (threadIdx.x == 0) done[blockIdx.x] = 1;
+}
+
+// Every block has run when a launch returns, also a launch that needs more OS threads than any
+// before it: the pool then adds threads while its others wait for the next launch. A thread added
+// so once took the last launch for a new one, counted itself done in the next before it began, and
+// the launch returned while another thread still ran a block (a 16 x 16 block of C left
+// unwritten, on a 16-core machine under load). The pool grows one thread a launch here, each
+// growth a chance for that, on a machine kept busy by spinning threads so that the launching
+// thread is often descheduled between adding a thread and handing out the launch.
+TEST(Launch, EveryBlockHasRunWhenThePoolGrows) {
+  auto& config = emu::detail::mutable_config();
+  const emu::detail::Config saved = config;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> load;
+  for (unsigned i = 0; i < 2 * std::max(1u, std::thread::hardware_concurrency()); ++i)
+    load.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  constexpr unsigned kMostThreads = 96;
+  unsigned* done = nullptr;
+  ASSERT_EQ(cudaMalloc(&done, 4 * kMostThreads * sizeof(unsigned)), cudaSuccess);
+  for (unsigned threads = 2; threads <= kMostThreads; ++threads) {
+    config.threads = threads;
+    const unsigned blocks = 4 * threads;
+    ASSERT_EQ(cudaMemset(done, 0, blocks * sizeof(unsigned)), cudaSuccess);
+    emu::launch(mark_block_done, dim3(blocks), dim3(32), 0, 0, done, 2000u);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<unsigned> marks = to_host(done, blocks);
+    for (unsigned b = 0; b < blocks; ++b)
+      ASSERT_EQ(marks[b], 1u) << "block " << b << " of " << blocks << ", " << threads
+                              << " OS threads";
+  }
+  stop = true;
+  for (std::thread& t : load) t.join();
+  config = saved;
+  cudaFree(done);
 }
 
 // Each block reverses its slice through static shared memory, and records what the shared array

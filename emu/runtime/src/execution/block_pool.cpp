@@ -17,7 +17,12 @@ class BlockPool {
   void run(LaunchState& launch, uint64_t block_count, unsigned helpers) {
     std::lock_guard<std::mutex> one_launch_at_a_time(launch_mutex_);
     while (threads_.size() < helpers) {
-      threads_.emplace_back([this] { serve(); });
+      // A thread added now serves from this launch on: had it started from generation 0, it could
+      // take an earlier launch's generation for a new one, count itself done in this launch before
+      // it began, and let run() return while another helper still ran a block (a block of C left
+      // unwritten, seen on a 16-core machine when a launch needed more helpers than the last).
+      const uint64_t served = current_generation();
+      threads_.emplace_back([this, served] { serve(served); });
       threads_.back().detach();  // the pool lives as long as the process
     }
     {
@@ -45,8 +50,13 @@ class BlockPool {
     }
   }
 
-  void serve() {
-    uint64_t seen = 0;
+  uint64_t current_generation() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return generation_;
+  }
+
+  // `seen`: the last generation (launch) this thread is not to serve.
+  void serve(uint64_t seen) {
     for (;;) {
       LaunchState* launch;
       uint64_t count;
