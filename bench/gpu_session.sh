@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
-#   bench/gpu_session.sh build tests bench trace throughput lab02 contexts
+#   bench/gpu_session.sh build tests bench trace throughput lab02 contexts read_counters
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
@@ -85,6 +85,23 @@ stage_contexts() {
     rm -f "$out"/contexts-*.txt
   done
   rm -f "$out/context_cost"
+}
+
+# Which profiler counters see each way a kernel reads global memory (bench/global_read_probe.cu),
+# per kernel, with Nsight Compute: what the technique check's metrics rest on.
+stage_read_counters() {
+  nvcc -O2 -arch=native -o "$out/global_read_probe" bench/global_read_probe.cu || return 1
+  local ncu metric
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  for metric in smsp__sass_inst_executed_op_global_ld.sum smsp__sass_inst_executed_op_global_st.sum \
+      smsp__sass_inst_executed_op_global_atom.sum smsp__sass_inst_executed_op_global_red.sum \
+      smsp__sass_inst_executed_op_ldgsts.sum smsp__sass_inst_executed_op_tma.sum \
+      l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum smsp__sass_inst_executed_op_shared_ld.sum; do
+    echo "== $metric"
+    "$ncu" --metrics "$metric" --csv --print-units base "$out/global_read_probe" 2>&1 |
+      grep '"k_' | awk -F'","' '{split($5, k, "("); print k[1], $NF}' | tr -d '"'
+  done | tee "$out/read_counters.txt"
+  rm -f "$out/global_read_probe"
 }
 
 # Lab 02 on the GPU alone: its gpu tests (grading, the copy sweep, float3 against direct), its
