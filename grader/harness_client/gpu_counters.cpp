@@ -14,7 +14,6 @@
 namespace labkit {
 namespace {
 
-
 // One CSV line's fields; quotes enclose fields that hold commas ("(16, 16, 1)", "37,748,736").
 std::vector<std::string> CsvFields(const std::string& line) {
   std::vector<std::string> fields(1);

@@ -5,8 +5,8 @@
 // table (harness_protocol.h's gpu_metric), which the kit read from ncu before, to the file named
 // kCounterTable beside its request.
 //
-// The profiler counts SASS instructions per warp, not per thread: a warp's load instruction counts once
-// whether 1 or 32 of its threads take part. Each count is scaled by the threads a warp of the
+// The profiler counts SASS instructions per warp, not per thread: a warp's load instruction counts
+// once whether 1 or 32 of its threads take part. Each count is scaled by the threads a warp of the
 // launch holds (the block's threads over its warps), which is exact for full blocks and counts a
 // guarded-off thread of a partial tile as if it had loaded (a little against the student, never
 // for). A vector load (float4) counts as one float: in the student's favour, and still far from

@@ -129,7 +129,7 @@ struct LaunchCounting::Session {
   CUpti_RangeProfiler_Object* profiler = nullptr;
   std::vector<uint8_t> config;
   std::vector<uint8_t> counters;
-  std::vector<const char*> metrics;  // harness_protocol.h's, those this GPU has
+  std::vector<const char*> metrics;          // harness_protocol.h's, those this GPU has
   std::vector<LaunchRecord> launches;        // each launch counted, in order
   std::vector<std::vector<double>> values;  // its counts
 

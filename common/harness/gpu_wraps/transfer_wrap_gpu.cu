@@ -92,13 +92,12 @@ LABKIT_WRAP_WITH_TWIN(cudaMemcpyBatchAsync, _ptsz,
 // Copies with a __device__ / __constant__ symbol or a CUDA array on one side: device memory.
 // cudaMemcpyToSymbol from the host is how lab 04 sets its __constant__ block side; it is noted as
 // host_to_device, which the grader allows.
-LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbol, _ptds,
-                      (const void* symbol, const void* src, size_t count, size_t offset,
-                       cudaMemcpyKind kind),
-                      (symbol, src, count, offset, kind),
-                      (labkit::NoteCopyToSymbol(call, labkit::replay::IsConstantVariable(symbol),
-                                                src, count, kind),
-                       labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
+LABKIT_WRAP_WITH_TWIN(
+    cudaMemcpyToSymbol, _ptds,
+    (const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind),
+    (symbol, src, count, offset, kind),
+    (labkit::NoteCopyToSymbol(call, labkit::replay::IsConstantVariable(symbol), src, count, kind),
+     labkit::PlanCopyToSymbol(symbol, offset, src, count, kind)))
 LABKIT_WRAP_WITH_TWIN(cudaMemcpyToSymbolAsync, _ptsz,
                       (const void* symbol, const void* src, size_t count, size_t offset,
                        cudaMemcpyKind kind, cudaStream_t stream),

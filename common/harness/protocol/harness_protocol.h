@@ -65,8 +65,8 @@ inline constexpr const char kBulkCopyBytes[] =
     "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum";
 // The metrics a GPU of compute capability `major`.x has.
 inline std::vector<const char*> MetricsFor(int major) {
-  std::vector<const char*> metrics = {kGlobalLoads,   kGlobalStores,    kSharedLoads,
-                                      kSharedStores,  kGlobalAtomics,   kGlobalReductions};
+  std::vector<const char*> metrics = {kGlobalLoads,  kGlobalStores,  kSharedLoads,
+                                      kSharedStores, kGlobalAtomics, kGlobalReductions};
   if (major >= 8) metrics.push_back(kAsyncCopies);
   if (major >= 9) metrics.push_back(kBulkCopyBytes);
   return metrics;

@@ -75,8 +75,7 @@ std::size_t first_argument_end(const std::vector<Token>& tokens, std::size_t ope
   for (std::size_t j = open + 1; j < tokens.size(); ++j) {
     if (tokens[j].is(",") || tokens[j].is(")")) return j;
     // A cast's type may hold commas: static_cast<std::pair<int, int>*>(p).
-    const bool cast = tokens[j].kind == TokenKind::kIdentifier &&
-                      tokens[j].text.size() > 5 &&
+    const bool cast = tokens[j].kind == TokenKind::kIdentifier && tokens[j].text.size() > 5 &&
                       tokens[j].text.substr(tokens[j].text.size() - 5) == "_cast";
     if (cast && j + 1 < tokens.size() && tokens[j + 1].is("<")) {
       int depth = 0;
