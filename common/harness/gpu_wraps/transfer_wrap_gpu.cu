@@ -91,7 +91,8 @@ LABKIT_WRAP_WITH_TWIN(cudaMemcpyBatchAsync, _ptsz,
 
 // Copies with a __device__ / __constant__ symbol or a CUDA array on one side: device memory.
 // cudaMemcpyToSymbol from the host is how lab 04 sets its __constant__ block side; it is noted as
-// host_to_device, which the grader allows.
+// host_to_device, which the grader allows. From device memory into a __constant__ variable it is
+// device_to_constant, which the measured technique refuses (kernels read it uncounted).
 LABKIT_WRAP_WITH_TWIN(
     cudaMemcpyToSymbol, _ptds,
     (const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind),
