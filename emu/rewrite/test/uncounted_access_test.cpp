@@ -76,36 +76,54 @@ TEST(UncountedAccess, CopyBuiltinsAreSentToTheCountingCopies) {
 }
 
 // AddressSanitizer reports an atomic read-modify-write as a store: its address goes through the
-// emulator's count of the read, whatever the first argument holds; loads, stores and fences stay.
+// emulator's count of the read (a lambda called on the spot, which the student's code cannot
+// overload), whatever the argument holds; a compare and exchange's expected value too. Loads,
+// stores and fences stay as they are.
 TEST(UncountedAccess, AtomicReadModifyWritesCountTheirRead) {
+  const std::string counted = "[](auto* __emu_p) { ::__emu_device_atomic_read(";
   const RewriteResult r = rewrite_source(
-      "unsigned f(unsigned* p, int i) {\n"
+      "unsigned f(unsigned* p, int i, unsigned* e) {\n"
       "  unsigned v = __atomic_fetch_add(&p[g(i, 1)], 0u, __ATOMIC_RELAXED);\n"
       "  v += __sync_val_compare_and_swap(reinterpret_cast<pair<int, int>*>(p), 1, 2);\n"
+      "  v += __atomic_compare_exchange_n(p, e, 3u, false, 0, 0);\n"
       "  __atomic_store_n(p, v, __ATOMIC_RELAXED);\n"
       "  return v + __atomic_load_n(p, __ATOMIC_RELAXED);\n"
       "}\n",
       /*counted=*/true);
   EXPECT_TRUE(r.refused.empty());
-  EXPECT_NE(r.text.find("__atomic_fetch_add(__emu_atomic_operand(&p[g(i, 1)]), 0u"),
+  EXPECT_NE(r.text.find("__atomic_fetch_add(" + counted), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("return __emu_p; }(&p[g(i, 1)]), 0u"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("return __emu_p; }(reinterpret_cast<pair<int, int>*>(p)), 1, 2)"),
             std::string::npos)
       << r.text;
-  EXPECT_NE(r.text.find("__sync_val_compare_and_swap(__emu_atomic_operand(reinterpret_cast<pair<"
-                        "int, int>*>(p)), 1, 2)"),
-            std::string::npos)
-      << r.text;
+  EXPECT_NE(r.text.find("return __emu_p; }(p)," + counted), std::string::npos)
+      << "both a compare and exchange's pointers: " << r.text;
   EXPECT_NE(r.text.find("__atomic_store_n(p, v"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("__atomic_load_n(p, "), std::string::npos) << r.text;
   // The C++ library's own functions of similar names are not builtins (<ext/atomicity.h>).
   EXPECT_EQ(rewrite_source("void __atomic_add(volatile int* m, int v);\n"
                            "void g(int* p) { __atomic_add(p, 1); }\n",
                            /*counted=*/true)
-                .text.find("__emu_atomic_operand"),
+                .text.find("__emu_device_atomic_read"),
             std::string::npos);
   EXPECT_EQ(rewrite_source("int f(int* p) { return __atomic_fetch_add(p, 1, 0); }\n")
-                .text.find("__emu_atomic_operand"),
+                .text.find("__emu_device_atomic_read"),
             std::string::npos)
       << "only a counted compile rewrites";
+}
+
+// Calls the rewrite cannot read are refused, not left uncounted (red-team pass of 2026-11-27): the
+// builtin's name in parentheses, and a `<` in an argument that is not a C++ cast's (a comparison
+// with a variable named like a cast once sent the search for the cast's `>` to the end of the
+// file).
+TEST(UncountedAccess, AtomicCallsTheRewriteCannotReadAreRefused) {
+  for (const char* call : {"(__atomic_fetch_add)(p, 0u, 0)", "__atomic_fetch_add(my_cast < 1 ? p : p, 0u, 0)",
+                           "__sync_fetch_and_add(q < p ? q : p, 0u)"}) {
+    const std::string out = refused("# 1 \"m.cu\"\nunsigned f(unsigned* p, unsigned* q, int my_cast) {\n"
+                                    "  return " + std::string(call) + ";\n}\n");
+    EXPECT_EQ(out.rfind("m.cu:2: error: `__", 0), 0u) << call << "\n" << out;
+    EXPECT_NE(out.find("write the call plainly"), std::string::npos) << out;
+  }
 }
 
 // A compare builtin becomes the C library's call, which a kernel may not make (the guard stops

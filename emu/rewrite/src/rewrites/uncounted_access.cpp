@@ -69,30 +69,49 @@ bool is_atomic_read_modify_write(std::string_view name) {
   return std::regex_match(name.begin(), name.end(), builtin);
 }
 
-// tokens[open] is the `(` of a call: the index of the `,` or `)` that ends its first argument, or
-// kNoMatch.
-std::size_t first_argument_end(const std::vector<Token>& tokens, std::size_t open) {
-  for (std::size_t j = open + 1; j < tokens.size(); ++j) {
-    if (tokens[j].is(",") || tokens[j].is(")")) return j;
+// tokens[open] is the `(` of a call: the index of the `,` or `)` that ends each of its first
+// `count` arguments, or nothing where the text cannot be read so (a `<` after a name: a template
+// argument list or a comparison, which tokens alone cannot tell apart, but in a C++ cast).
+std::vector<std::size_t> argument_ends(const std::vector<Token>& tokens, std::size_t open,
+                                       std::size_t count) {
+  std::vector<std::size_t> ends;
+  for (std::size_t j = open + 1; j < tokens.size() && ends.size() < count; ++j) {
+    if (tokens[j].is(",") || tokens[j].is(")")) {
+      if (j == (ends.empty() ? open + 1 : ends.back() + 1)) return {};  // an empty argument
+      ends.push_back(j);
+      if (tokens[j].is(")")) break;
+      continue;
+    }
     // A cast's type may hold commas: static_cast<std::pair<int, int>*>(p).
-    const bool cast = tokens[j].kind == TokenKind::kIdentifier && tokens[j].text.size() > 5 &&
-                      tokens[j].text.substr(tokens[j].text.size() - 5) == "_cast";
+    const bool cast = tokens[j].is("static_cast") || tokens[j].is("reinterpret_cast") ||
+                      tokens[j].is("const_cast") || tokens[j].is("dynamic_cast");
     if (cast && j + 1 < tokens.size() && tokens[j + 1].is("<")) {
       int depth = 0;
       for (++j; j < tokens.size(); ++j) {
         if (tokens[j].is("<")) ++depth;
         if (tokens[j].is(">") && --depth == 0) break;
         if (tokens[j].is(">>") && (depth -= 2) <= 0) break;
+        if (tokens[j].is(";") || tokens[j].is("{") || tokens[j].is("}")) return {};
       }
+      if (j == tokens.size()) return {};
       continue;
     }
+    if (tokens[j].is("<")) return {};
     if (is_open(tokens[j])) {
       j = match_forward(tokens, j);
-      if (j == kNoMatch) return kNoMatch;
+      if (j == kNoMatch) return {};
     }
   }
-  return kNoMatch;
+  return ends.size() == count ? ends : std::vector<std::size_t>{};
 }
+
+// What goes before an atomic builtin's address argument: a lambda called on the spot, which
+// counts the read and hands the address back unchanged. A lambda cannot be overloaded or
+// specialised by the student's code, and the count is an extern "C" function called with
+// arguments of exactly its own parameter types, which no overload of the student's can beat.
+constexpr const char kCountedOperand[] =
+    "[](auto* __emu_p) { ::__emu_device_atomic_read(static_cast<const volatile void*>(__emu_p), "
+    "sizeof(*__emu_p)); return __emu_p; }(";
 
 // A string literal that asks for inline string operations (target attributes and pragmas).
 bool names_string_op_strategy(std::string_view literal) {
@@ -155,7 +174,7 @@ PassResult find_uncounted_accesses(const Source& src) {
       "CPU backend cannot count; remove it";
   PassResult out;
   bool attribute_seen = false, builtin_seen = false, asm_seen = false, strategy_seen = false,
-       section_seen = false;
+       section_seen = false, atomic_seen = false;
   auto refuse_once = [&](bool& seen, std::size_t offset, std::string message) {
     if (seen) return;
     seen = true;
@@ -195,14 +214,28 @@ PassResult find_uncounted_accesses(const Source& src) {
     const std::string name(t.text);
     if (const char* call = library_call_for(name)) {
       out.edits.push_back({t.begin, t.end, call});
-    } else if (is_atomic_read_modify_write(name) && i + 1 < tokens.size() &&
-               tokens[i + 1].is("(")) {
-      // The address goes through the emulator's counting of the read
-      // (labkit_emu/device_copies.h): __atomic_fetch_add(__emu_atomic_operand(p), 0, ...).
-      const std::size_t end = first_argument_end(tokens, i + 1);
-      if (end != kNoMatch && end > i + 2) {
-        out.edits.push_back({tokens[i + 1].end, tokens[i + 1].end, "__emu_atomic_operand("});
+    } else if (is_atomic_read_modify_write(name)) {
+      // The address goes through the emulator's count of the read (kCountedOperand); a compare
+      // and exchange's expected value too, which it reads uninstrumented. Where the call cannot
+      // be read so (the builtin's name in parentheses, a `<` in an argument), it is refused: the
+      // read would go uncounted.
+      const std::size_t operands = name.find("compare_exchange") != std::string::npos ? 2 : 1;
+      const std::vector<std::size_t> ends =
+          i + 1 < tokens.size() && tokens[i + 1].is("(") ? argument_ends(tokens, i + 1, operands)
+                                                         : std::vector<std::size_t>{};
+      if (ends.empty()) {
+        refuse_once(atomic_seen, t.begin,
+                    "`" + name +
+                        "`: the grader's CPU backend counts the read of an atomic only in a plain "
+                        "call whose arguments hold no `<` but in a C++ cast; write the call "
+                        "plainly (atomicAdd(p, v))");
+        continue;
+      }
+      std::size_t begin = i + 1;
+      for (const std::size_t end : ends) {
+        out.edits.push_back({tokens[begin].end, tokens[begin].end, kCountedOperand});
         out.edits.push_back({tokens[end].begin, tokens[end].begin, ")"});
+        begin = end;
       }
     } else if (is_checked_copy_builtin(name)) {
       refuse_once(builtin_seen, t.begin,

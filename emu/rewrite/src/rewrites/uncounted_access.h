@@ -28,9 +28,10 @@
 // (-fno-builtin-memcpy ..., grader/build/submission_build.cpp).
 //
 // And the address of each atomic read-modify-write builtin (__atomic_fetch_add, __sync_*, in the
-// student's code, emu's atomicAdd and the C++ library's std::atomic alike) is passed through
-// __emu_atomic_operand, which counts the read: the instrumentation reports such an access as a
-// store only.
+// student's code, emu's atomicAdd and the C++ library's std::atomic alike) is passed through a
+// lambda that counts the read (__emu_device_atomic_read, labkit_emu/device_copies.h): the
+// instrumentation reports such an access as a store only. A call the rewrite cannot read so (the
+// builtin's name in parentheses, a `<` in an argument but in a C++ cast) is refused.
 #pragma once
 
 #include "source.h"

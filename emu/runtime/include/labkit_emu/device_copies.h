@@ -17,13 +17,8 @@ extern "C" int memcmp(const void* a, const void* b, __SIZE_TYPE__ n) noexcept;
 extern "C" int strcmp(const char* a, const char* b) noexcept;
 extern "C" int strncmp(const char* a, const char* b, __SIZE_TYPE__ n) noexcept;
 
-// The read of an atomic read-modify-write: a counted compile passes the address of every atomic
-// builtin that reads and writes (__atomic_fetch_add, __sync_val_compare_and_swap, ...) through
-// __emu_atomic_operand, which counts a load of the operand in a counted run (the instrumentation
-// counts such an access as a store only) and returns the address unchanged.
+// The read of an atomic read-modify-write, which the instrumentation counts as a store only: a
+// counted compile passes the address of every atomic builtin that reads and writes
+// (__atomic_fetch_add, __sync_val_compare_and_swap, ...) through a lambda that calls this, which
+// counts a load of `bytes` at `address` in a counted run (emu/rewrite's uncounted_access.h).
 extern "C" void __emu_device_atomic_read(const volatile void* address, __SIZE_TYPE__ bytes);
-template <class T>
-static inline T* __emu_atomic_operand(T* address) {
-  __emu_device_atomic_read(address, sizeof(T));
-  return address;
-}
