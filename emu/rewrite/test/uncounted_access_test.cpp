@@ -117,10 +117,13 @@ TEST(UncountedAccess, AtomicReadModifyWritesCountTheirRead) {
 // with a variable named like a cast once sent the search for the cast's `>` to the end of the
 // file).
 TEST(UncountedAccess, AtomicCallsTheRewriteCannotReadAreRefused) {
-  for (const char* call : {"(__atomic_fetch_add)(p, 0u, 0)", "__atomic_fetch_add(my_cast < 1 ? p : p, 0u, 0)",
-                           "__sync_fetch_and_add(q < p ? q : p, 0u)"}) {
-    const std::string out = refused("# 1 \"m.cu\"\nunsigned f(unsigned* p, unsigned* q, int my_cast) {\n"
-                                    "  return " + std::string(call) + ";\n}\n");
+  for (const char* call :
+       {"(__atomic_fetch_add)(p, 0u, 0)", "__atomic_fetch_add(my_cast < 1 ? p : p, 0u, 0)",
+        "__sync_fetch_and_add(q < p ? q : p, 0u)"}) {
+    const std::string out = refused(
+        "# 1 \"m.cu\"\nunsigned f(unsigned* p, unsigned* q, int my_cast) {\n"
+        "  return " +
+        std::string(call) + ";\n}\n");
     EXPECT_EQ(out.rfind("m.cu:2: error: `__", 0), 0u) << call << "\n" << out;
     EXPECT_NE(out.find("write the call plainly"), std::string::npos) << out;
   }

@@ -220,9 +220,9 @@ PassResult find_uncounted_accesses(const Source& src) {
       // be read so (the builtin's name in parentheses, a `<` in an argument), it is refused: the
       // read would go uncounted.
       const std::size_t operands = name.find("compare_exchange") != std::string::npos ? 2 : 1;
-      const std::vector<std::size_t> ends =
-          i + 1 < tokens.size() && tokens[i + 1].is("(") ? argument_ends(tokens, i + 1, operands)
-                                                         : std::vector<std::size_t>{};
+      const std::vector<std::size_t> ends = i + 1 < tokens.size() && tokens[i + 1].is("(")
+                                                ? argument_ends(tokens, i + 1, operands)
+                                                : std::vector<std::size_t>{};
       if (ends.empty()) {
         refuse_once(atomic_seen, t.begin,
                     "`" + name +
