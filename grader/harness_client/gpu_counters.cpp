@@ -14,6 +14,17 @@
 namespace labkit {
 namespace {
 
+// Where each of the table's metrics goes in a launch's counts.
+const std::map<std::string, long long ProfiledLaunch::*> kMetricFields = {
+    {gpu_metric::kGlobalLoads, &ProfiledLaunch::global_load_instructions},
+    {gpu_metric::kGlobalStores, &ProfiledLaunch::global_store_instructions},
+    {gpu_metric::kSharedLoads, &ProfiledLaunch::shared_load_instructions},
+    {gpu_metric::kSharedStores, &ProfiledLaunch::shared_store_instructions},
+    {gpu_metric::kGlobalAtomics, &ProfiledLaunch::global_atomic_instructions},
+    {gpu_metric::kGlobalReductions, &ProfiledLaunch::global_reduction_instructions},
+    {gpu_metric::kAsyncCopies, &ProfiledLaunch::async_copy_instructions},
+    {gpu_metric::kBulkCopyBytes, &ProfiledLaunch::bulk_copy_bytes}};
+
 // One CSV line's fields; quotes enclose fields that hold commas ("(16, 16, 1)", "37,748,736").
 std::vector<std::string> CsvFields(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -104,17 +115,8 @@ std::optional<std::vector<ProfiledLaunch>> ParseCounterLog(const std::string& te
     }
     ProfiledLaunch& launch = launches[it->second];
     const long long value = Count(field("Metric Value")).value_or(0);
-    const std::map<std::string, long long*> slots = {
-        {gpu_metric::kGlobalLoads, &launch.global_load_instructions},
-        {gpu_metric::kGlobalStores, &launch.global_store_instructions},
-        {gpu_metric::kSharedLoads, &launch.shared_load_instructions},
-        {gpu_metric::kSharedStores, &launch.shared_store_instructions},
-        {gpu_metric::kGlobalAtomics, &launch.global_atomic_instructions},
-        {gpu_metric::kGlobalReductions, &launch.global_reduction_instructions},
-        {gpu_metric::kAsyncCopies, &launch.async_copy_instructions},
-        {gpu_metric::kBulkCopyBytes, &launch.bulk_copy_bytes}};
-    if (const auto slot = slots.find(field("Metric Name")); slot != slots.end())
-      *slot->second = value;
+    if (const auto slot = kMetricFields.find(field("Metric Name")); slot != kMetricFields.end())
+      launch.*slot->second = value;
   }
   if (!table) return std::nullopt;
   return launches;

@@ -43,11 +43,6 @@ void NoteCopyFromDevice(const char* call, const void* dst, std::size_t bytes, cu
   NoteTransfer(call, MemorySide::kDevice, Locate(dst, KindDestination(kind)), bytes);
 }
 
-void NoteCopyToDevice(const char* call, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-  if (!CapturingTransfers()) return;
-  NoteTransfer(call, Locate(src, KindSource(kind)), MemorySide::kDevice, bytes);
-}
-
 void NoteCopyToSymbol(const char* call, bool constant, const void* src, std::size_t bytes,
                       cudaMemcpyKind kind) {
   if (!CapturingTransfers()) return;

@@ -26,7 +26,6 @@ void NoteCopy(const char* call, const void* dst, const void* src, std::size_t by
 // A copy with one side fixed (a __device__ symbol or a CUDA array: device memory) and the other a
 // pointer.
 void NoteCopyFromDevice(const char* call, const void* dst, std::size_t bytes, cudaMemcpyKind kind);
-void NoteCopyToDevice(const char* call, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 // A copy into a __device__ or __constant__ variable (`constant`) from a pointer: device to
 // constant where the source is device memory and the variable __constant__.
 void NoteCopyToSymbol(const char* call, bool constant, const void* src, std::size_t bytes,

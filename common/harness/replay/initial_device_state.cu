@@ -57,15 +57,11 @@ std::set<const void*>& RegisteredVariables() {
   return registered;
 }
 
-// The student's __constant__ variables: on a GPU by the address the program registered each
-// under; on the CPU backend by their ranges in the image (CountVariablesAsGlobalMemory).
+// GPU backend: the student's __constant__ variables, by the address the program registered each
+// under.
 std::set<const void*>& ConstantVariables() {
   static std::set<const void*> constants;
   return constants;
-}
-std::vector<std::pair<const char*, const char*>>& ConstantRanges() {
-  static std::vector<std::pair<const char*, const char*>> ranges;
-  return ranges;
 }
 
 bool IsDeviceVariable(const void* symbol) {
@@ -121,11 +117,8 @@ void CountVariablesAsGlobalMemory(const StudentImage& image) {
 #ifdef __LABKIT_EMU__
   // __constant__ variables: left out, as a GPU's counters leave constant loads out.
   for (const ImageRange& range : image.constants)
-    if (const void* constant = ImageAddress(range.offset); constant != nullptr) {
+    if (const void* constant = ImageAddress(range.offset); constant != nullptr)
       emu::detail::count_as_constant_memory(constant, static_cast<std::size_t>(range.size));
-      const char* begin = static_cast<const char*>(constant);
-      ConstantRanges().emplace_back(begin, begin + range.size);
-    }
   // The student's writable data, watched during counted launches (every access seen, even one
   // the compiler left uninstrumented).
   for (const ImageRange& range : image.watched_data)
@@ -158,10 +151,11 @@ void NoteRegisteredVariable(const void* host_shadow, bool constant) {
 }
 
 bool IsConstantVariable(const void* symbol) {
-  const char* at = static_cast<const char*>(symbol);
-  return ConstantVariables().count(symbol) > 0 ||
-         std::any_of(ConstantRanges().begin(), ConstantRanges().end(),
-                     [&](const auto& r) { return at >= r.first && at < r.second; });
+#ifdef __LABKIT_EMU__
+  return emu::detail::counts_as_constant_memory(symbol);
+#else
+  return ConstantVariables().count(symbol) > 0;
+#endif
 }
 
 void KeepAttributeBeforeChange(const void* kernel, int attribute) {

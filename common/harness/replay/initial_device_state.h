@@ -53,8 +53,8 @@ void CountVariablesAsGlobalMemory(const StudentImage& image);
 void NoteRegisteredVariable(const void* host_shadow, bool constant);
 
 // Whether `symbol` is one of the student's __constant__ variables: registered as one on a GPU;
-// on the CPU backend, inside one of the image's `constants` (known once
-// CountVariablesAsGlobalMemory has run). The transfer wraps tell a copy of device memory into
+// on the CPU backend, inside one of the image's `constants`, which CountVariablesAsGlobalMemory
+// names to the emulator. The transfer wraps tell a copy of device memory into
 // constant memory by it (transfer_log.h, kDeviceToConstant).
 bool IsConstantVariable(const void* symbol);
 

@@ -52,6 +52,8 @@ void count_as_global_memory(const void* begin, size_t bytes);
 // [begin, begin + bytes) is a __constant__ variable, whose loads a GPU's counters do not count as
 // global memory either: left out of the counts (other_accesses).
 void count_as_constant_memory(const void* begin, size_t bytes);
+// Whether `address` lies in a range count_as_constant_memory named.
+bool counts_as_constant_memory(const void* address);
 // The pages [begin, begin + bytes) (page-aligned: the student's writable data, which labgrade's
 // link puts in pages of its own) are unreadable while a counted launch runs, so that every access
 // to them is seen, even one the compiler left uninstrumented (a named variable read at an offset

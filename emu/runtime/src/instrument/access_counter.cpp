@@ -94,6 +94,10 @@ void count_as_constant_memory(const void* begin, size_t bytes) {
   constant_variables().push_back({first, first + bytes});
 }
 
+bool counts_as_constant_memory(const void* address) {
+  return in_ranges(constant_ranges(), reinterpret_cast<uintptr_t>(address));
+}
+
 void count_as_global_memory(const void* begin, size_t bytes) {
   if (bytes == 0) return;
   const auto first = reinterpret_cast<uintptr_t>(begin);
