@@ -45,6 +45,35 @@ TEST(MeasuredTechnique, TilesOfTwoOrMorePass) {
   }
 }
 
+// Where no side is a multiple of the tile, the partial tiles at the edges cost whole tiles' loads:
+// tiles of 2 then load a little more than half the rows kernel's 2n (seen on an H100 with seed 11).
+TEST(MeasuredTechnique, TilesOfTwoPassWhereTheSidesAreOdd) {
+  MeasuredTechnique rule = TiledRule();
+  rule.shape = {201, 198, 180};
+  const long long m = 201, n = 198, k = 180, elements = m * k;
+  const auto launch = [&](long long loads) {
+    LaunchInfo l;
+    l.kernel = kTiled;
+    MemoryAccesses& a = l.accesses.emplace();
+    a.global_load_bytes = 4 * loads;
+    a.global_store_bytes = 4 * elements;
+    a.shared_loads = 2 * n * elements;
+    a.barriers = 8;
+    return l;
+  };
+  // Each block column loads A's strip once, each block row B's: loads of A and B guarded.
+  const long long guarded = (k + 1) / 2 * m * n + (m + 1) / 2 * n * k;
+  EXPECT_EQ(CheckMeasuredTechnique(rule, {launch(guarded)}), "");
+  // Unguarded loads (zero rows and columns clamped in place) load every tile whole: the most a
+  // kernel with tiles of 2 can load, and still a pass.
+  EXPECT_EQ(CheckMeasuredTechnique(rule, {launch(8 * ((m + 1) / 2) * ((k + 1) / 2) * (n / 2))}), "");
+  // Tiles of A in shared memory but B read from global memory: n + n / 16 per element, a fail.
+  const std::string half = CheckMeasuredTechnique(rule, {launch((k + 15) / 16 * m * n + m * n * k)});
+  EXPECT_NE(half.find("loaded 211.2 floats from global memory per element of C"), std::string::npos)
+      << half;
+  EXPECT_NE(half.find("At most 199.0 passes"), std::string::npos) << half;
+}
+
 TEST(MeasuredTechnique, RowsKernelFailsWithTheMeasuredFigures) {
   EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {Launch(kRows, 128, 0, 0)}),
             "in the 64 x 64 x 64 product (m x n x k), matmul_rows_kernel loaded 128.0 floats from "
