@@ -103,7 +103,8 @@ kit="${LABKIT_AUTOGRADER_ROOT:-/autograder}/source/source"
 if [ "${LABKIT_SETUP_SKIP_APT:-0}" != 1 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ make libyaml-cpp-dev \
-    nlohmann-json3-dev libgtest-dev libboost-context-dev libarchive-dev libcli11-dev binutils python3
+    nlohmann-json3-dev libgtest-dev libboost-context-dev libzydis-dev libarchive-dev libcli11-dev \
+    binutils python3
   # Optional: nvcc lets the grader read kernels' shared memory and registers (technique checks
   # and the occupancy API). Without it those checks are reported as not run.
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nvidia-cuda-toolkit || true

@@ -23,6 +23,15 @@ python3 -m zipfile -e "$work/bundle/autograder.zip" "$root/source"
   fail "setup.sh and run_autograder must be at the top of the zip"
 [ -e "$root/source/source/solutions" ] && fail "the bundle holds solutions/, readable by students"
 
+# setup.sh installs what ./kit installs (its `packages` list), but for two: bubblewrap, not tried in
+# Gradescope's containers (labgrade says what it cannot enforce without it), and ccache, for
+# rebuilds. This test skips the installation, so a package left out would go unseen here: setup.sh
+# once left out libzydis-dev, without which CMake builds no CPU backend (cmake/Dependencies.cmake).
+for p in $(sed -n '/^packages=(/,/)/p' "$kit/kit" | tr -d '()' | sed 's/^packages=//'); do
+  case $p in bubblewrap | ccache) continue ;; esac
+  grep -qw -- "$p" "$root/source/setup.sh" || fail "setup.sh does not install $p, which ./kit installs"
+done
+
 echo "== setup.sh"
 LABKIT_AUTOGRADER_ROOT="$root" LABKIT_SETUP_SKIP_APT=1 bash "$root/source/setup.sh" \
   >"$work/setup.log" 2>&1 || { tail -40 "$work/setup.log"; fail "setup.sh failed"; }

@@ -1,0 +1,16 @@
+# C++ compiles go through ccache where it is installed (./kit installs it). A second build of the
+# same sources then costs a lookup instead of a compile, in this folder or in another copy of the
+# kit: the Gradescope bundle's test builds the copy that setup.sh unpacks, on CI right after the
+# main build, and takes the main build's objects instead of compiling it all again.
+#
+# Two copies share entries because paths under the kit's folder are rewritten relative to each
+# compile's own folder (CCACHE_BASEDIR), and the compile's folder is left out of the hash
+# (CCACHE_NOHASHDIR): the line tables of an object from the cache may then name the other copy's
+# folder. nvcc's compiles are not cached. LABKIT_USE_CCACHE=OFF, or a launcher of one's own, turns
+# it off.
+option(LABKIT_USE_CCACHE "Compile C++ through ccache where it is installed" ON)
+find_program(LABKIT_CCACHE_PROGRAM ccache)
+if(LABKIT_USE_CCACHE AND LABKIT_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                                  ${LABKIT_CCACHE_PROGRAM})
+endif()
