@@ -66,9 +66,11 @@ TEST(MeasuredTechnique, TilesOfTwoPassWhereTheSidesAreOdd) {
   EXPECT_EQ(CheckMeasuredTechnique(rule, {launch(guarded)}), "");
   // Unguarded loads (zero rows and columns clamped in place) load every tile whole: the most a
   // kernel with tiles of 2 can load, and still a pass.
-  EXPECT_EQ(CheckMeasuredTechnique(rule, {launch(8 * ((m + 1) / 2) * ((k + 1) / 2) * (n / 2))}), "");
+  EXPECT_EQ(CheckMeasuredTechnique(rule, {launch(8 * ((m + 1) / 2) * ((k + 1) / 2) * (n / 2))}),
+            "");
   // Tiles of A in shared memory but B read from global memory: n + n / 16 per element, a fail.
-  const std::string half = CheckMeasuredTechnique(rule, {launch((k + 15) / 16 * m * n + m * n * k)});
+  const std::string half =
+      CheckMeasuredTechnique(rule, {launch((k + 15) / 16 * m * n + m * n * k)});
   EXPECT_NE(half.find("loaded 211.2 floats from global memory per element of C"), std::string::npos)
       << half;
   EXPECT_NE(half.find("At most 199.0 passes"), std::string::npos) << half;
