@@ -7,8 +7,8 @@
 # compile's own folder (CCACHE_BASEDIR), and the compile's folder is left out of the hash
 # (CCACHE_NOHASHDIR): the line tables of an object from the cache may then name the other copy's
 # folder. The test files' precompiled header (grader/CMakeLists.txt) is hashed like any included
-# file; CCACHE_SLOPPINESS lets ccache cache the compiles that use it. nvcc's compiles are not cached. LABKIT_USE_CCACHE=OFF, or a launcher of one's own, turns
-# it off.
+# file; CCACHE_SLOPPINESS lets ccache cache the compiles that use it. nvcc's compiles are not
+# cached. LABKIT_USE_CCACHE=OFF, or a launcher of one's own, turns it off.
 option(LABKIT_USE_CCACHE "Compile C++ through ccache where it is installed" ON)
 find_program(LABKIT_CCACHE_PROGRAM ccache)
 if(LABKIT_USE_CCACHE AND LABKIT_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
