@@ -15,10 +15,6 @@ namespace {
 
 using namespace testing_harness;
 
-std::string Text(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 class DrawnShapesTest : public JudgeTest {
  protected:
   GradeEnv Env(uint64_t seed) {
@@ -55,7 +51,7 @@ TEST_F(DrawnShapesTest, TheCountedShapeIsDrawnFromTheSeedNearThePublishedOne) {
         if (multiples) EXPECT_EQ(side % 16, 0) << side;
       }
       EXPECT_EQ(s.n % 2, 0) << s.n;
-      seen.insert(Text(s));
+      seen.insert(ShapeText(s));
       EXPECT_EQ(CountedCase(Env(seed), ex, "tiled").shape, s);
     }
   }
@@ -88,18 +84,18 @@ TEST_F(DrawnShapesTest, EveryExerciseGetsACaseWithinItsListsRange) {
       for (const int64_t side : {c.shape.m, c.shape.n, c.shape.k}) {
         EXPECT_GE(side, 1);
         EXPECT_LE(side, std::min(largest, kLargestDrawnSide));
-        if (list.multiples) EXPECT_EQ(side % 16, 0) << Text(c.shape);
+        if (list.multiples) EXPECT_EQ(side % 16, 0) << ShapeText(c.shape);
       }
       if (list.squares) EXPECT_TRUE(c.shape.m == c.shape.n && c.shape.n == c.shape.k);
-      EXPECT_EQ(std::count(list.shapes.begin(), list.shapes.end(), c.shape), 0) << Text(c.shape);
+      EXPECT_EQ(std::count(list.shapes.begin(), list.shapes.end(), c.shape), 0) << ShapeText(c.shape);
       EXPECT_EQ(c.A.size(), static_cast<std::size_t>(c.shape.m * c.shape.n));
       EXPECT_EQ(c.B.size(), static_cast<std::size_t>(c.shape.n * c.shape.k));
       const MatrixCase again = DrawnCases(Env(seed), ex).front();
       EXPECT_EQ(again.shape, c.shape);
       EXPECT_EQ(again.A, c.A);
-      seen.insert(Text(c.shape));
+      seen.insert(ShapeText(c.shape));
     }
-    EXPECT_GT(seen.size(), 10u) << Text(list.shapes.front());
+    EXPECT_GT(seen.size(), 10u) << ShapeText(list.shapes.front());
   }
 }
 
@@ -147,7 +143,7 @@ TEST_F(DrawnShapesTest, TheCountedCaseIsGradedWithoutFusedMultiplyAdd) {
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, kWrongResultCause);
   EXPECT_EQ(v.flavour, Flavour::kNoFma);
-  EXPECT_TRUE(Has(v.message, "wrong result in case " + Text(counted.shape) + " (m x n x k)"))
+  EXPECT_TRUE(Has(v.message, "wrong result in case " + ShapeText(counted.shape) + " (m x n x k)"))
       << v.message;
   EXPECT_TRUE(Has(v.message, "fused multiply-add off")) << v.message;
 }
@@ -164,7 +160,7 @@ TEST_F(DrawnShapesTest, TheCountedCaseRunsInTheOtherThreadOrders) {
   const ExerciseVerdict v = Grade(Backend::kCpu);
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, kThreadOrderCause);
-  EXPECT_TRUE(Has(v.message, "case " + Text(counted.shape))) << v.message;
+  EXPECT_TRUE(Has(v.message, "case " + ShapeText(counted.shape))) << v.message;
 }
 
 }  // namespace

@@ -33,13 +33,6 @@ ExerciseVerdict BuildFailureVerdict(const Exercise& ex, const BuildOutcome& buil
 
 bool Replayed(const Exercise& exercise) { return !exercise.kernel.empty(); }
 
-namespace {
-
-std::string ShapeText(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-}  // namespace
 
 HarnessOptions CheckRunOptions(const GradeEnv& env, const std::string& run_id, bool replay) {
   HarnessOptions options;

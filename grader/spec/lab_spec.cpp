@@ -365,6 +365,10 @@ std::string SpacedShapeText(const Shape& s) {
   return std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
 }
 
+std::string ShapeText(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
 std::string ParamText(const ParamSet& params) {
   std::string text;
   for (const auto& [name, value] : params)

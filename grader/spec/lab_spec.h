@@ -214,5 +214,7 @@ std::string ParamText(const ParamSet& params);
 
 // "16 x 16 x 16": a shape in running text.
 std::string SpacedShapeText(const Shape& s);
+// "16x16x16": a shape in a name or a short label.
+std::string ShapeText(const Shape& s);
 
 }  // namespace labkit

@@ -120,9 +120,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "declared_but_unused_kernel loaded 288.0 floats"}}}),
     [](const ::testing::TestParamInfo<Variant>& info) {
       const std::optional<Shape>& s = info.param.shape;
-      return info.param.dir + (s ? "_" + std::to_string(s->m) + "x" + std::to_string(s->n) +
-                                       "x" + std::to_string(s->k)
-                                 : "");
+      return info.param.dir + (s ? "_" + ShapeText(*s) : "");
     });
 
 }  // namespace

@@ -87,8 +87,7 @@ Status ValidateProductArguments(const Shape& s, const std::vector<float>& a,
                                 const std::vector<float>& b, const std::vector<float>& c,
                                 const CheckOptions& options) {
   if (s.m < 1 || s.n < 1 || s.k < 1)
-    return MakeError("shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                     std::to_string(s.k) + " has a dimension below 1");
+    return MakeError("shape " + ShapeText(s) + " has a dimension below 1");
   for (Status st :
        {CheckSize("A", a, s.m, s.n), CheckSize("B", b, s.n, s.k), CheckSize("C", c, s.m, s.k),
         CheckFinite("A", a, s.n), CheckFinite("B", b, s.k)})
