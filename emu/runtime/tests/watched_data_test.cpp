@@ -138,5 +138,71 @@ TEST_F(WatchedData, CarriedOutInstructionsGiveTheInstructionsResults) {
   cudaFree(out);
 }
 
+// Operands put in the data after the inputs exist, then read at offsets the compiler knows by one
+// block of many, which the sample of blocks would almost never draw. The pages the staging wrote
+// stay closed in every block, and what the one block read is counted as it is.
+__global__ void stage_values(const float* in) { g_pages.values[1024 + threadIdx.x] = in[threadIdx.x]; }
+
+__global__ void last_block_reads_row(float* out) {
+  if (blockIdx.x != gridDim.x - 1) return;
+  const Row row = *reinterpret_cast<const Row*>(&g_pages.values[1024]);
+  float sum = 0.0f;
+  for (int i = 0; i < 216; ++i) sum += row.v[i];
+  out[threadIdx.x] = sum;
+}
+
+class WrittenPages : public WatchedData {
+ protected:
+  static constexpr unsigned kBlocks = 200;
+  void ReadInLastBlockOnly() {
+    emu::launch(last_block_reads_row, dim3(kBlocks), dim3(kThreads), 0, 0, out_);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(to_host(out_, kThreads)[kThreads - 1], 216.0f * 2.0f);
+  }
+};
+
+TEST_F(WrittenPages, ReadsOfWhatAKernelStoredAreCountedInEveryBlock) {
+  CountingScope counting;
+  emu::detail::watch_during_counted_launches(&g_pages, sizeof g_pages);
+  float* in = to_device(std::vector<float>(216, 2.0f));
+  emu::launch(stage_values, dim3(1), dim3(216), 0, 0, in);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(Last().global_store_bytes, 216u * 4) << "each store once, instrumented or faulted";
+  EXPECT_EQ(g_pages.values[1024 + 215], 2.0f) << "the stores land";
+  for (int round = 0; round < 3; ++round) {  // the sample is drawn afresh for each launch
+    ReadInLastBlockOnly();
+    EXPECT_EQ(Last().global_load_bytes, kThreads * 216u * 4) << "round " << round;
+  }
+  cudaFree(in);
+}
+
+TEST_F(WrittenPages, ACopyFromDeviceMemoryMarksThePagesItWrites) {
+  CountingScope counting;
+  emu::detail::watch_during_counted_launches(&g_pages, sizeof g_pages);
+  float* in = to_device(std::vector<float>(216, 2.0f));
+  ASSERT_EQ(cudaMemcpyToSymbol(g_pages, in, 216 * sizeof(float), 1024 * sizeof(float),
+                               cudaMemcpyDeviceToDevice),
+            cudaSuccess);
+  ReadInLastBlockOnly();
+  EXPECT_EQ(Last().global_load_bytes, kThreads * 216u * 4);
+  cudaFree(in);
+}
+
+// Data only ever read, as a `__device__` value set from the host is: blocks outside the sample
+// read it without a fault, and its reads are still a sample scaled up to every block.
+TEST_F(WrittenPages, ACopyOfHostValuesLeavesThePagesReadable) {
+  CountingScope counting;
+  emu::detail::watch_during_counted_launches(&g_pages, sizeof g_pages);
+  const std::vector<float> host(216, 2.0f);
+  ASSERT_EQ(cudaMemcpyToSymbol(g_pages, host.data(), 216 * sizeof(float), 1024 * sizeof(float),
+                               cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ReadInLastBlockOnly();
+  // The last block is one of the sample about one launch in fifty: 0, or its reads scaled up to
+  // all 200 blocks (as if each had read the row), never the exact count.
+  const uint64_t bytes = Last().global_load_bytes;
+  EXPECT_TRUE(bytes == 0 || bytes >= 10 * kThreads * 216u * 4) << bytes;
+}
+
 }  // namespace
 }  // namespace emu_test
