@@ -100,6 +100,9 @@ struct TimingOutcome {
   std::vector<std::vector<float>> outputs;  // the student's last C for each input set
   // Timed repetitions whose output differed from the kit's rows kernel's on the same fresh inputs.
   int mismatched_reps = 0;
+  // Where the timed run's time went, in milliseconds (reported, never judged): buffers, uploads and
+  // warm-up; the timed repetitions; the caching check and the downloads after them.
+  double setup_ms = 0, repetitions_ms = 0, after_ms = 0;
 };
 
 // Calls the exercise's function (with `params` when it takes them; none: an empty set).
