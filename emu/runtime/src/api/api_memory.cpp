@@ -11,19 +11,10 @@
 #include "labkit_emu/runtime_api.h"
 #include "memory.h"
 #include "runtime.h"
-#include "watched_data.h"
 
 using namespace emu::detail;
 
 namespace {
-
-// Every copy the runtime makes. Into the student's data, a copy from device or pinned memory (or
-// from that data itself) may carry what a kernel computed: it marks the pages written
-// (watched_data.h), as a kernel's store would.
-void copy_bytes(void* dst, const void* src, size_t count) {
-  note_copy_into_watched_data(dst, count, src, find_allocation(src).has_value());
-  std::memmove(dst, src, count);
-}
 
 cudaError_t allocate_into(void** ptr, size_t size, MemoryKind kind) {
   if (auto e = enter(); e != cudaSuccess) return e;
@@ -186,7 +177,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   if (auto e = enter(); e != cudaSuccess) return e;
   if (count == 0) return cudaSuccess;
   if (auto e = check_copy("cudaMemcpy", dst, count, src, count, kind); e != cudaSuccess) return e;
-  copy_bytes(dst, src, count);
+  std::memmove(dst, src, count);
   return cudaSuccess;
 }
 
@@ -207,8 +198,8 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
     return e;
   }
   for (size_t row = 0; row < height; ++row) {
-    copy_bytes(static_cast<char*>(dst) + row * dpitch,
-               static_cast<const char*>(src) + row * spitch, width);
+    std::memmove(static_cast<char*>(dst) + row * dpitch,
+                 static_cast<const char*>(src) + row * spitch, width);
   }
   return cudaSuccess;
 }
@@ -249,7 +240,7 @@ cudaError_t check_symbol_copy(size_t symbol_bytes, size_t count, size_t offset, 
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_bytes, const void* src, size_t count,
                            size_t offset, cudaMemcpyKind kind) {
   cudaError_t e = check_symbol_copy(symbol_bytes, count, offset, kind, true, src);
-  if (e == cudaSuccess && count > 0) copy_bytes(static_cast<char*>(symbol) + offset, src, count);
+  if (e == cudaSuccess && count > 0) std::memmove(static_cast<char*>(symbol) + offset, src, count);
   return e;
 }
 
@@ -257,7 +248,7 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_bytes,
                              size_t offset, cudaMemcpyKind kind) {
   cudaError_t e = check_symbol_copy(symbol_bytes, count, offset, kind, false, dst);
   if (e == cudaSuccess && count > 0) {
-    copy_bytes(dst, static_cast<const char*>(symbol) + offset, count);
+    std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
   }
   return e;
 }

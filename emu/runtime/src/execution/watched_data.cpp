@@ -46,10 +46,6 @@ struct Watch {
   bool counted_load = false, counted_store = false;
   uintptr_t open_pages[kMaxOpenPages];
   int open_count = 0;
-  // Pages a kernel (or a copy from device memory) wrote while counting was on: one flag a page,
-  // allocated with the range, never from a handler (watched_data.h, "written pages").
-  unsigned char* written = nullptr;
-  bool block_sampled = false;  // the running block is one of the armed launch's sample
 };
 Watch watch;
 
@@ -91,18 +87,6 @@ bool reads_memory(const Decoded& d) {
 }
 
 bool in_watch(uintptr_t address) { return address >= watch.begin && address < watch.end; }
-
-size_t page_index(uintptr_t address) { return (address - watch.begin) / kPage; }
-bool written(uintptr_t address) { return watch.written[page_index(address)] != 0; }
-
-// Marks the page of `address` written; true when it was not before. From the fault handler too:
-// a store, nothing else.
-bool mark_written(uintptr_t address) {
-  unsigned char& flag = watch.written[page_index(address)];
-  const bool first = flag == 0;
-  flag = 1;
-  return first;
-}
 
 // emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
 void* accessible(uintptr_t address, uint64_t bytes) {
@@ -173,21 +157,6 @@ void set_watched_protection(int protection, const char* failure) {
       mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, protection) != 0)
     kit_fault(failure);
 }
-
-// The pages as a block outside the sample runs them: written pages closed, the others readable,
-// so that a store faults (and marks its page written) and a read costs nothing.
-void protect_for_unsampled_blocks() {
-  if (!data_is_watched()) return;
-  uintptr_t run = watch.begin;
-  while (run < watch.end) {
-    const bool closed = written(run);
-    uintptr_t next = run + kPage;
-    while (next < watch.end && written(next) == closed) next += kPage;
-    if (mprotect(reinterpret_cast<void*>(run), next - run, closed ? PROT_NONE : PROT_READ) != 0)
-      kit_fault("cannot protect the student's data for a counted launch");
-    run = next;
-  }
-}
 }  // namespace
 
 void watch_during_counted_launches(void* begin, size_t bytes) {
@@ -207,21 +176,9 @@ void watch_during_counted_launches(void* begin, size_t bytes) {
     errno = EINVAL;
     kit_fault("cannot start the instruction decoder");
   }
-  std::free(watch.written);
-  watch.written = static_cast<unsigned char*>(std::calloc(bytes / kPage, 1));
-  if (watch.written == nullptr) kit_fault("cannot keep the written pages of the student's data");
   watch.begin = first;
   watch.end = first + bytes;
   map_twice(first, bytes);
-}
-
-void note_copy_into_watched_data(const void* dst, size_t bytes, const void* src, bool src_allocated) {
-  if (!data_is_watched() || bytes == 0) return;
-  if (!src_allocated && !in_watch(reinterpret_cast<uintptr_t>(src))) return;
-  const auto first = reinterpret_cast<uintptr_t>(dst);
-  const uintptr_t begin = std::max(first, watch.begin);
-  const uintptr_t end = std::min(first + bytes, watch.end);
-  for (uintptr_t page = begin & ~(kPage - 1); page < end; page += kPage) mark_written(page);
 }
 
 bool data_is_watched() { return watch.end > watch.begin; }
@@ -236,16 +193,10 @@ WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
   std::random_device random;
   const uint64_t blocks = std::max<uint64_t>(launched_blocks, 1);
   for (uint64_t& b : watch.sample) b = ((uint64_t{random()} << 32) | random()) % blocks;
-  watch.block_sampled = false;
-  protect_for_unsampled_blocks();
   watch.armed.store(true);
 }
 
-WatchedLaunch::~WatchedLaunch() {
-  watch.armed.store(false);
-  set_watched_protection(PROT_READ | PROT_WRITE,
-                         "cannot open the student's data after a counted launch");
-}
+WatchedLaunch::~WatchedLaunch() { watch.armed.store(false); }
 
 bool watch_block(unsigned long long block) {
   if (!watch.armed.load()) return false;
@@ -254,13 +205,12 @@ bool watch_block(unsigned long long block) {
   if (!sampled) return false;
   // One OS thread runs a launch whose data is watched (LaunchState::one_os_thread).
   set_watched_protection(PROT_NONE, "cannot close the student's data for a counted block");
-  watch.block_sampled = true;
   return true;
 }
 
 void unwatch_block() {
-  watch.block_sampled = false;
-  protect_for_unsampled_blocks();
+  set_watched_protection(PROT_READ | PROT_WRITE,
+                         "cannot open the student's data after a counted block");
 }
 
 bool on_watched_fault(const siginfo_t* info, void* context) {
@@ -270,27 +220,17 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
   auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
   const greg_t pc = registers[REG_RIP];
   const Decoded instruction = decode(pc);
-  // Outside the sample every access seen is counted as it is; in the sample, only those to written
-  // pages (the rest stands for the unsampled blocks' too, and is scaled up).
-  auto exact = [](uintptr_t a) { return !watch.block_sampled || written(a); };
   if (!watch.stepping && watch.alias != nullptr && instruction.ok) {
     const Emulated done = emulate_access(instruction.instruction, instruction.operands,
                                          *static_cast<ucontext_t*>(context), &accessible);
-    for (int i = 0; i < done.count; ++i) {
-      const EmulatedAccess& a = done.accesses[i];
-      if (!in_watch(a.address)) continue;
-      note_watched_access(a.address, a.bytes, a.store, exact(a.address), watch.begin, watch.end);
-      // A page first written here is closed from now on, in every block.
-      if (a.store && mark_written(a.address) && !watch.block_sampled)
-        mprotect(reinterpret_cast<void*>(a.address & ~(kPage - 1)), kPage, PROT_NONE);
-    }
+    for (int i = 0; i < done.count; ++i)
+      if (in_watch(done.accesses[i].address))
+        note_watched_access(done.accesses[i].address, done.accesses[i].bytes,
+                            done.accesses[i].store, watch.begin, watch.end);
     if (done.count > 0) return true;
   }
   // Bit 1 of the x86 page-fault error code: the access was a write.
   const bool store = (registers[REG_ERR] & 2) != 0;
-  const bool exact_here = exact(address);
-  // The step below closes the page again after the instruction, as a written page is.
-  if (store) mark_written(address);
   if (!watch.stepping || watch.step_pc != pc) {
     watch.step_pc = pc;
     watch.counted_load = watch.counted_store = false;
@@ -298,13 +238,11 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
   }
   bool& counted = store ? watch.counted_store : watch.counted_load;
   if (!counted)
-    note_watched_access(address, operand_bytes(instruction), store, exact_here, watch.begin,
-                        watch.end);
+    note_watched_access(address, operand_bytes(instruction), store, watch.begin, watch.end);
   counted = true;
   // A read-modify-write (`add %eax, x(%rip)`, `xchg`) faults as a write, but reads too.
   if (store && !watch.counted_load && reads_memory(instruction)) {
-    note_watched_access(address, operand_bytes(instruction), false, exact_here, watch.begin,
-                        watch.end);
+    note_watched_access(address, operand_bytes(instruction), false, watch.begin, watch.end);
     watch.counted_load = true;
   }
   if (watch.open_count == kMaxOpenPages) return false;  // no instruction gets here

@@ -14,8 +14,6 @@
 #pragma once
 #include <signal.h>
 
-#include <cstddef>
-
 #include <cstdint>
 
 namespace emu::detail {
@@ -34,24 +32,13 @@ class WatchedLaunch {
 };
 
 // Every access to a watched page costs a fault, the instrumented ones too, so only a sample of a
-// launch's blocks runs with every page closed: block 0 and kWatchedBlocks - 1 others drawn at
-// random for each launch (no code of the student's can know which); the unannounced accesses they
-// make to pages never written are scaled up to every block (LaunchCounter::total). A kernel hiding
-// loads in most blocks is caught in a sampled one. True, with the pages closed, when block `block`
-// of the armed launch is one of the sample; unwatch_block() gives them back the protection of the
-// blocks outside the sample after it. A sampled block is sampled even where no data is watched:
-// each of its CUDA threads starts on a cleared stack (scheduler.cpp), so that none can read what
-// another left there (a GPU's threads share no stack).
-//
-// Written pages. A sample cannot see a kernel that does its hidden work in one block of many (the
-// whole product computed by the last block, say). But operands can only be in the student's data
-// if something put them there after the inputs were drawn: a kernel's store, or a copy from device
-// memory; what a static initialiser or the record run's host values left there cannot be the
-// replay's inputs. So every block outside the sample runs with the pages readable and not
-// writable: a store faults, is counted, and marks its page written (so does a copy from device
-// memory into the data, note_copy_into_watched_data); a written page stays closed in every block
-// of every later counted launch of the process, and each access to it is counted as it is, not
-// scaled. Data that only ever is read (a `__device__` scalar set from the host) costs nothing.
+// launch's blocks runs watched: block 0 and kWatchedBlocks - 1 others drawn at random for each
+// launch (no code of the student's can know which); the unannounced accesses they make are scaled
+// up to every block (LaunchCounter::total). A kernel hiding loads in most blocks is caught in a
+// sampled one. True, with the pages closed, when block `block` of the armed launch is one of the
+// sample; unwatch_block() opens them again after it. A sampled block is sampled even where no data
+// is watched: each of its CUDA threads starts on a cleared stack (scheduler.cpp), so that none
+// can read what another left there (a GPU's threads share no stack).
 inline constexpr unsigned kWatchedBlocks = 5;
 bool watch_block(unsigned long long block);
 void unwatch_block();
@@ -59,11 +46,5 @@ void unwatch_block();
 // From the SIGSEGV handler: true when the fault was an access to the watched data during a
 // watched launch, counted and stepped over (the handler then returns); false for any other fault.
 bool on_watched_fault(const siginfo_t* info, void* context);
-
-// A runtime copy of `bytes` bytes from `src` to `dst`: where it lands in the watched data and its
-// source may hold what a kernel computed (`src_allocated`: device, managed or pinned memory; or
-// the watched data itself), the pages it writes are marked written (see above). A copy of the
-// plan's host values does not: the student's host code never saw the replay's inputs.
-void note_copy_into_watched_data(const void* dst, size_t bytes, const void* src, bool src_allocated);
 
 }  // namespace emu::detail

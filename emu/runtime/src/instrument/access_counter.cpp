@@ -36,8 +36,7 @@ struct BlockCounting {
   Range announced_load{0, 0};
   Range announced_store{0, 0};
   bool watched = false;
-  AccessCounts unannounced;        // note_watched_access's, a sample of every block's
-  AccessCounts unannounced_exact;  // note_watched_access's, as they are
+  AccessCounts unannounced;  // note_watched_access's
 };
 
 __thread BlockCounting* counted_block = nullptr;
@@ -122,16 +121,13 @@ bool LaunchCounter::in_constant_memory(uintptr_t address) const {
 
 bool LaunchCounter::in_arguments(uintptr_t address) const { return inside(arguments_, address); }
 
-void LaunchCounter::add(const AccessCounts& block, bool watched,
-                        const AccessCounts& unannounced_sampled,
-                        const AccessCounts& unannounced_exact) {
+void LaunchCounter::add(const AccessCounts& block, bool watched, const AccessCounts& unannounced) {
   std::lock_guard<std::mutex> lock(mutex_);
   total_ += block;
-  total_ += unannounced_exact;
   ++blocks_;
   if (!watched) return;
   ++watched_blocks_;
-  unannounced_ += unannounced_sampled;
+  unannounced_ += unannounced;
 }
 
 AccessCounts LaunchCounter::total() const {
@@ -158,7 +154,7 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   state.shared_arrays.clear();
   state.announced_load = state.announced_store = {};
   state.watched = watched;
-  state.unannounced = state.unannounced_exact = AccessCounts{};
+  state.unannounced = AccessCounts{};
   counted_block = &state;
 }
 
@@ -166,8 +162,7 @@ void end_block_counting() {
   if (counted_block == nullptr) return;
   // The launch outlives its blocks; only add() needs the non-const counter.
   const_cast<LaunchCounter*>(counted_block->launch)
-      ->add(counted_block->counts, counted_block->watched, counted_block->unannounced,
-            counted_block->unannounced_exact);
+      ->add(counted_block->counts, counted_block->watched, counted_block->unannounced);
   counted_block = nullptr;
 }
 
@@ -217,15 +212,15 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   }
 }
 
-void note_watched_access(uintptr_t address, uint64_t bytes, bool store, bool exact,
-                         uintptr_t watched_begin, uintptr_t watched_end) {
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t watched_begin,
+                         uintptr_t watched_end) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;
   const Range& announced = store ? b->announced_store : b->announced_load;
   if (inside(announced, address) && announced.first >= watched_begin &&
       announced.second <= watched_end)
     return;  // counted by the instrumentation already
-  add_global_access(exact ? b->unannounced_exact : b->unannounced, bytes, store);
+  add_global_access(b->unannounced, bytes, store);
 }
 
 void forget_announced_accesses() {

@@ -28,13 +28,11 @@ class LaunchCounter {
   bool in_device_buffer(uintptr_t address) const;
   bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
   bool in_arguments(uintptr_t address) const;        // the launch's closure
-  // Thread-safe. What the watch (watched_data.h) saw that the instrumentation did not:
-  // `unannounced_exact` as it is (pages written during the run, and anything a block outside the
-  // sample touched), `unannounced_sampled` in a block of the sample (`watched`), for every block.
-  void add(const AccessCounts& block, bool watched, const AccessCounts& unannounced_sampled,
-           const AccessCounts& unannounced_exact);
-  // The blocks' counts, and the sampled unannounced accesses scaled up to every block (a sample:
-  // each watched access costs a fault).
+  // Thread-safe. `watched`: the block ran with the student's data watched (watched_data.h), and
+  // `unannounced` is what the watch saw that the instrumentation did not.
+  void add(const AccessCounts& block, bool watched, const AccessCounts& unannounced);
+  // The blocks' counts, and the unannounced accesses of the watched blocks scaled up to every
+  // block (a sample: each watched access costs a fault).
   AccessCounts total() const;
 
  private:
@@ -77,9 +75,8 @@ void note_access(uintptr_t address, uint64_t bytes, bool store);
 // Only an announcement that lies inside the watched data [watched_begin, watched_end) counts: one
 // that reaches in from other memory (a counting memmove from a __constant__ variable up across
 // the student's data, say) would cover accesses it never paid for.
-// `exact`: counted as it is, not as a sample of every block's (LaunchCounter::add).
-void note_watched_access(uintptr_t address, uint64_t bytes, bool store, bool exact,
-                         uintptr_t watched_begin, uintptr_t watched_end);
+void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t watched_begin,
+                         uintptr_t watched_end);
 // Another CUDA thread runs from here: what the last one announced covers none of its accesses.
 void forget_announced_accesses();
 
