@@ -32,7 +32,7 @@ std::vector<KernelTotal> ByKernel(const std::vector<LaunchInfo>& launches) {
     if (it == kernels.end()) it = kernels.insert(kernels.end(), KernelTotal{name});
     ++it->launches;
     if (!l.accesses) continue;
-    it->sum.global_load_bytes += l.accesses->global_load_bytes;
+    it->sum.global_load_bytes += l.accesses->ChargedGlobalLoadBytes();
     it->sum.global_store_bytes += l.accesses->global_store_bytes;
     it->sum.shared_loads += l.accesses->shared_loads;
     it->sum.shared_stores += l.accesses->shared_stores;

@@ -86,6 +86,22 @@ TEST(MeasuredTechnique, RowsKernelFailsWithTheMeasuredFigures) {
             "from those");
 }
 
+// One thread that loads operands for itself and keeps them (r2_one_thread_keeps_operands_local):
+// few loads summed over threads, but a GPU's profiler charges each of its warp's load instructions
+// to all 32 threads, and the CPU backend's per-warp count (warp_global_load_bytes) does the same.
+TEST(MeasuredTechnique, LoadsAreChargedPerWarpWhereThatIsMore) {
+  LaunchInfo l = Launch(kTiled, 4, 2 * 64 * kElements, 8);
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {l}), "");
+  l.accesses->warp_global_load_bytes = 32 * l.accesses->global_load_bytes;  // 128 per element
+  const std::string charged = CheckMeasuredTechnique(TiledRule(), {l});
+  EXPECT_NE(charged.find("loaded 128.0 floats from global memory per element of C"),
+            std::string::npos)
+      << charged;
+  // A per-warp count below the sum (a block whose last warp is partly empty) charges the sum.
+  l.accesses->warp_global_load_bytes = l.accesses->global_load_bytes / 2;
+  EXPECT_EQ(CheckMeasuredTechnique(TiledRule(), {l}), "");
+}
+
 TEST(MeasuredTechnique, DecoyBesideTheRowsKernelFails) {
   // The decoy declares tiles and waits at a barrier, but stores and loads nothing global.
   LaunchInfo decoy = Launch("_Z5decoyPf", 0, 4 * kElements, 8);

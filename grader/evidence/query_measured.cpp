@@ -36,7 +36,7 @@ std::string CheckQueryMeasured(const QueryMeasured& rule, const std::vector<Laun
     if (!l.accesses)
       return "the grader's counting run reported no memory accesses for " + FunctionName(l.kernel) +
              " (a fault of the grader, not of your code)";
-    total.global_load_bytes += l.accesses->global_load_bytes;
+    total.global_load_bytes += l.accesses->ChargedGlobalLoadBytes();
     total.global_store_bytes += l.accesses->global_store_bytes;
     total.shared_loads += l.accesses->shared_loads;
     total.shared_stores += l.accesses->shared_stores;

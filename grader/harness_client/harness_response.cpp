@@ -59,6 +59,7 @@ LaunchInfo ParseLaunch(const json& l) {
     MemoryAccesses& a = info.accesses.emplace();
     namespace count = access_count;
     a.global_load_bytes = IntegerField(*counts, count::kGlobalLoadBytes, 0);
+    a.warp_global_load_bytes = IntegerField(*counts, count::kWarpGlobalLoadBytes, 0);
     a.global_store_bytes = IntegerField(*counts, count::kGlobalStoreBytes, 0);
     a.shared_loads = IntegerField(*counts, count::kSharedLoads, 0);
     a.shared_stores = IntegerField(*counts, count::kSharedStores, 0);

@@ -83,6 +83,16 @@ struct HarnessOptions {
 // of the wrong type reads as 0.
 struct MemoryAccesses {
   long long global_load_bytes = 0;
+  // CPU backend: the loads charged per warp, as a GPU's profiler charges them (its busiest
+  // thread's for every thread of the warp; emu's access_counts.h). A GPU's own count is that
+  // already: 0 there.
+  long long warp_global_load_bytes = 0;
+  // The global loads a launch is charged, on either backend: as a GPU's profiler counts them, a
+  // warp's load instructions each as if every thread of the warp had loaded. One thread that loads
+  // operands for itself and keeps them to itself is charged as its whole warp.
+  long long ChargedGlobalLoadBytes() const {
+    return warp_global_load_bytes > global_load_bytes ? warp_global_load_bytes : global_load_bytes;
+  }
   long long global_store_bytes = 0;
   long long shared_loads = 0;
   long long shared_stores = 0;

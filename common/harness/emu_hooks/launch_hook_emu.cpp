@@ -73,6 +73,7 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
     namespace count = labkit::access_count;
     record.accesses = {{count::kGlobalLoads, c->global_loads},
                        {count::kGlobalLoadBytes, c->global_load_bytes},
+                       {count::kWarpGlobalLoadBytes, c->warp_global_load_bytes},
                        {count::kGlobalStores, c->global_stores},
                        {count::kGlobalStoreBytes, c->global_store_bytes},
                        {count::kSharedLoads, c->shared_loads},

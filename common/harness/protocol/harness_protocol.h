@@ -32,6 +32,8 @@ inline constexpr const char kRefusedCall[] = "refused_call";
 namespace access_count {
 inline constexpr const char kGlobalLoads[] = "global_loads";  // accesses, whatever their width
 inline constexpr const char kGlobalLoadBytes[] = "global_load_bytes";
+// Each warp charged its busiest thread's loads for every thread, as a GPU's profiler charges them.
+inline constexpr const char kWarpGlobalLoadBytes[] = "warp_global_load_bytes";
 inline constexpr const char kGlobalStores[] = "global_stores";
 inline constexpr const char kGlobalStoreBytes[] = "global_store_bytes";
 inline constexpr const char kSharedLoads[] = "shared_loads";

@@ -79,6 +79,34 @@ TEST(AccessCounts, RowsKernelLoadsTwoNFloatsPerElement) {
   EXPECT_EQ(c.global_stores, 24u * 8);
   EXPECT_EQ(c.global_store_bytes, 4u * 24 * 8);
   EXPECT_EQ(c.shared_loads + c.shared_stores + c.barriers, 0u);
+  // Every thread of each warp loads alike: charged per warp, the same.
+  EXPECT_EQ(c.warp_global_load_bytes, c.global_load_bytes);
+}
+
+// One thread of each block loads the block's whole row for itself: a GPU's profiler counts its
+// load instructions once per warp and charges them to every thread of the warp.
+__global__ void first_thread_sums_row(const float* in, float* out, int n) {
+  if (threadIdx.x != 0) return;
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += in[blockIdx.x * n + i];
+  out[blockIdx.x] = sum;
+}
+
+TEST(AccessCounts, OneThreadLoadingForItselfIsChargedAsItsWarp) {
+  CountingScope counting;
+  constexpr int kBlocks = 2, kThreads = 48, kN = 100;  // a full warp and half of one per block
+  float* in = to_device(std::vector<float>(kBlocks * kN, 1.0f));
+  float* out = to_device(std::vector<float>(kBlocks, 0.0f));
+  emu::launch(first_thread_sums_row, dim3(kBlocks), dim3(kThreads), 0, 0, in, out, kN);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(out, kBlocks)[1], float{kN});
+  const emu::AccessCounts c = Last();
+  EXPECT_EQ(c.global_load_bytes, 4u * kN * kBlocks);
+  // Per block: the first warp's busiest thread loaded 4 * kN bytes, the second's nothing; a warp
+  // of a 48-thread block holds 24 threads on average.
+  EXPECT_EQ(c.warp_global_load_bytes, 4u * kN * 48 / 2 * kBlocks);
+  cudaFree(in);
+  cudaFree(out);
 }
 
 TEST(AccessCounts, TiledKernelLoadsEachElementOncePerTile) {

@@ -17,6 +17,13 @@ struct AccessCounts {
   uint64_t global_load_bytes = 0;
   uint64_t global_stores = 0;
   uint64_t global_store_bytes = 0;
+  // The global loads as a GPU's profiler charges them: it counts a warp's load instructions, and a
+  // count per thread takes each as if every thread of the warp had loaded. So each warp is charged
+  // what its busiest thread loaded, times the threads a warp of the block holds on average
+  // (grader/harness_client/gpu_counters.cpp's PerThread). Equal to global_load_bytes when every
+  // thread of a warp loads alike; more when one thread loads for the rest (operands it then keeps
+  // to itself, where no other thread can share them).
+  uint64_t warp_global_load_bytes = 0;
   // Inside the block's __shared__ arrays or the launch's dynamic shared memory.
   uint64_t shared_loads = 0;
   uint64_t shared_load_bytes = 0;

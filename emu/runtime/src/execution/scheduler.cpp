@@ -169,7 +169,8 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
   sampled_block_ = watched;
   if (launch.counter != nullptr)
-    begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched);
+    begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched,
+                         launch.threads_per_block);
 
   prepare_threads(launch);
   races_.begin_block(launch.threads_per_block, blockIdx, blockDim);
@@ -274,6 +275,7 @@ void Worker::runner_entry(ctx::transfer_t from) {
 
 void Worker::enter_thread(unsigned t) {
   forget_announced_accesses();  // what the last thread on this fiber announced is not this one's
+  set_counted_thread(t);
   current_ = t;
   states_[t] = State::running;
   threadIdx = indices_[t];

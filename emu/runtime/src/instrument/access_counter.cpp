@@ -12,6 +12,7 @@ AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
   global_load_bytes += o.global_load_bytes;
   global_stores += o.global_stores;
   global_store_bytes += o.global_store_bytes;
+  warp_global_load_bytes += o.warp_global_load_bytes;
   shared_loads += o.shared_loads;
   shared_load_bytes += o.shared_load_bytes;
   shared_stores += o.shared_stores;
@@ -37,6 +38,10 @@ struct BlockCounting {
   Range announced_store{0, 0};
   bool watched = false;
   AccessCounts unannounced;  // note_watched_access's
+  // Global load bytes of each CUDA thread of the block (by its index in the block), and the one
+  // running now (set_counted_thread): for AccessCounts::warp_global_load_bytes.
+  std::vector<uint64_t> thread_load_bytes;
+  unsigned thread = 0;
 };
 
 __thread BlockCounting* counted_block = nullptr;
@@ -139,13 +144,14 @@ AccessCounts LaunchCounter::total() const {
   };
   total.global_loads += scaled(unannounced_.global_loads);
   total.global_load_bytes += scaled(unannounced_.global_load_bytes);
+  total.warp_global_load_bytes += scaled(unannounced_.global_load_bytes);
   total.global_stores += scaled(unannounced_.global_stores);
   total.global_store_bytes += scaled(unannounced_.global_store_bytes);
   return total;
 }
 
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
-                          bool watched) {
+                          bool watched, unsigned threads_per_block) {
   static thread_local BlockCounting state;
   state.counts = AccessCounts{};
   state.launch = &launch;
@@ -155,11 +161,20 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   state.announced_load = state.announced_store = {};
   state.watched = watched;
   state.unannounced = AccessCounts{};
+  state.thread_load_bytes.assign(threads_per_block, 0);
+  state.thread = 0;
   counted_block = &state;
 }
 
 void end_block_counting() {
   if (counted_block == nullptr) return;
+  const std::vector<uint64_t>& per_thread = counted_block->thread_load_bytes;
+  const uint64_t threads = per_thread.size(), warps = (threads + 31) / 32;
+  uint64_t busiest = 0;  // summed over the warps
+  for (uint64_t first = 0; first < threads; first += 32)
+    busiest += *std::max_element(per_thread.begin() + first,
+                                 per_thread.begin() + std::min(first + 32, threads));
+  if (warps > 0) counted_block->counts.warp_global_load_bytes += busiest * threads / warps;
   // The launch outlives its blocks; only add() needs the non-const counter.
   const_cast<LaunchCounter*>(counted_block->launch)
       ->add(counted_block->counts, counted_block->watched, counted_block->unannounced);
@@ -207,6 +222,7 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
   } else if (b->launch->in_device_buffer(address) || in_host_memory(*b->launch, address)) {
     add_global_access(c, bytes, store);
+    if (!store && b->thread < b->thread_load_bytes.size()) b->thread_load_bytes[b->thread] += bytes;
   } else {
     ++c.other_accesses;
   }
@@ -221,6 +237,10 @@ void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_
       announced.second <= watched_end)
     return;  // counted by the instrumentation already
   add_global_access(b->unannounced, bytes, store);
+}
+
+void set_counted_thread(unsigned thread) {
+  if (BlockCounting* b = counted_block; b != nullptr) b->thread = thread;
 }
 
 void forget_announced_accesses() {

@@ -48,8 +48,10 @@ class LaunchCounter {
 // Around one block on the calling OS thread. `dynamic_smem` and `dynamic_bytes`: the launch's
 // dynamic shared memory as this OS thread's block sees it.
 // `watched`: the student's data is watched in this block (watched_data.h).
+// `threads_per_block`: the block's CUDA threads, whose loads are kept apart by their index in the
+// block (set_counted_thread), warps being 32 consecutive indices.
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
-                          bool watched);
+                          bool watched, unsigned threads_per_block);
 void end_block_counting();
 
 // The running block's __shared__ array at [bytes, bytes + size) (from poison_shared, which every
@@ -79,6 +81,9 @@ void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_
                          uintptr_t watched_end);
 // Another CUDA thread runs from here: what the last one announced covers none of its accesses.
 void forget_announced_accesses();
+// The running block's CUDA thread `thread` (its index in the block) makes the accesses from here.
+// No-op when not counting.
+void set_counted_thread(unsigned thread);
 
 // What last_launch_access_counts() answers on this OS thread.
 void clear_last_launch_counts(bool counting);
