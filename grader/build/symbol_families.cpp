@@ -246,7 +246,7 @@ const FamilyText kGpuAllowed[] = {
 // warp functions, symbols, occupancy), the thread-index globals, and the listed runtime calls.
 const FamilyText kCpuAllowed[] = {
     {"_ZN3emu6detail(6launch|13barrier_block|12barrier_warp|12thread_fence|13warp_exchange|"
-     "18warp_exchange_done|10live_lanes|13static_shared|17dynamic_smem_base)"
+     "18warp_exchange_done|10warp_value|10live_lanes|13static_shared|17dynamic_smem_base)"
      "[A-Z].*|_ZN3emu6detail17dynamic_smem_baseE|"
      "threadIdx|blockIdx|blockDim|gridDim|_Z7clock64v",
      nullptr, InKernel::kCallable},

@@ -127,6 +127,29 @@ TEST(AccessCounts, TiledKernelLoadsEachElementOncePerTile) {
   }
 }
 
+// A shuffle moves a register between lanes: no memory is read, on a GPU or here (the emulator
+// passes the values through memory of its own, which is not the kernel's to count).
+__global__ void broadcast_lane_zero(const float* in, float* out) {
+  const float mine = in[threadIdx.x];
+  const float first = __shfl_sync(0xffffffffu, mine, 0);
+  const unsigned positive = __ballot_sync(0xffffffffu, mine > 0.0f);
+  out[threadIdx.x] = first + static_cast<float>(__popc(positive));
+}
+
+TEST(AccessCounts, ShufflesAndBallotsReadNoMemory) {
+  CountingScope counting;
+  float* in = to_device(std::vector<float>(32, 1.5f));
+  float* out = to_device(std::vector<float>(32, 0.0f));
+  emu::launch(broadcast_lane_zero, dim3(1), dim3(32), 0, 0, in, out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(out, 32)[31], 1.5f + 32);
+  const emu::AccessCounts c = Last();
+  EXPECT_EQ(c.global_load_bytes, 4u * 32);
+  EXPECT_EQ(c.global_store_bytes, 4u * 32);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 TEST(AccessCounts, DynamicSharedMemoryAndWideLoads) {
   CountingScope counting;
   constexpr int kBlocks = 3, kThreads = 32;

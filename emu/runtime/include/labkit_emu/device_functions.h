@@ -39,6 +39,11 @@ struct WarpView {
 };
 WarpView warp_exchange(uint64_t value);
 void warp_exchange_done();
+// Lane `lane`'s value in the calling warp's last exchange (0 to 31). Read by the runtime, not by
+// code compiled with the submission: a shuffle moves registers, and in a counting run the slots'
+// memory would otherwise count as global memory read (it is the emulator's, on the host), which a
+// GPU's shuffle is not. It reads only the warp's own slots, whatever the caller passes.
+uint64_t warp_value(int lane);
 
 // Reads lane source_of(lane)'s value; a lane outside the warp or not taking part gives the
 // caller's own value, as CUDA specifies for out-of-range sources.
@@ -51,7 +56,8 @@ static inline T shuffle(T value, SourceOf source_of) {
   const int source = source_of(static_cast<int>(view.lane));
   T result = value;
   if (source >= 0 && source < 32 && (view.lanes >> source & 1u)) {
-    memcpy(&result, &view.slots[source], sizeof(T));
+    const uint64_t got = warp_value(source);
+    memcpy(&result, &got, sizeof(T));
   }
   warp_exchange_done();
   return result;
@@ -62,7 +68,7 @@ static inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
   const WarpView view = warp_exchange(predicate != 0);
   unsigned bits = 0;
   for (int lane = 0; lane < 32; ++lane) {
-    if ((view.lanes >> lane & 1u) && view.slots[lane] != 0) bits |= 1u << lane;
+    if ((view.lanes >> lane & 1u) && warp_value(lane) != 0) bits |= 1u << lane;
   }
   if (lanes != nullptr) *lanes = view.lanes;
   warp_exchange_done();

@@ -22,6 +22,11 @@ __thread uint64_t block_generation = 0;
 __thread unsigned char* dynamic_smem_base = nullptr;
 
 namespace {
+// Host code's warp_exchange: a warp of one.
+thread_local uint64_t host_exchange = 0;
+}  // namespace
+
+namespace {
 // The worker running a block on this OS thread (null outside kernels): the barrier builtins and
 // the fault handler find the running CUDA thread through it.
 __thread Worker* running_worker = nullptr;
@@ -329,6 +334,11 @@ void Worker::wait_warp(const char* file, int line) {
   races_.depart_warp_barrier(warp, ticket);
 }
 
+uint64_t Worker::exchanged(int lane) const {
+  const std::size_t slot = current_ / 32 * 32 + static_cast<std::size_t>(lane);
+  return slot < exchange_.size() ? exchange_[slot] : 0;
+}
+
 WarpView Worker::exchange(uint64_t value) {
   const unsigned t = current_;
   exchange_[t] = value;
@@ -478,14 +488,19 @@ void barrier_warp(const char* file, int line) {
 
 WarpView warp_exchange(uint64_t value) {
   if (Worker* w = running_worker) return w->exchange(value);
-  static thread_local uint64_t alone;  // host code: a warp of one
-  alone = value;
-  return WarpView{&alone, 0, 1u};
+  host_exchange = value;  // host code: a warp of one
+  return WarpView{&host_exchange, 0, 1u};
 }
 
 unsigned live_lanes() {
   Worker* w = running_worker;
   return w != nullptr ? w->live_lanes() : 1u;
+}
+
+uint64_t warp_value(int lane) {
+  if (lane < 0 || lane >= 32) return 0;
+  if (Worker* w = running_worker) return w->exchanged(lane);
+  return lane == 0 ? host_exchange : 0;  // host code: a warp of one
 }
 
 void warp_exchange_done() {

@@ -64,6 +64,8 @@ class Worker {
   void wait_warp(const char* file, int line);
   // Warp shuffles: publish this thread's value and wait for the warp.
   WarpView exchange(uint64_t value);
+  // Lane `lane` (0 to 31) of the running thread's warp: its value in the warp's last exchange.
+  uint64_t exchanged(int lane) const;
   unsigned live_lanes() const;
 
   // For the fault handler.
