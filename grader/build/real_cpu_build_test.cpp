@@ -133,5 +133,38 @@ TEST_F(RealCpuBuild, MoreConstantMemoryThanAGpuHasIsACompileError) {
   EXPECT_NE(out.message.find("c_operands, 65540 bytes"), std::string::npos) << out.message;
 }
 
+// CUDA headers whose features the CPU backend lacks say so where they are included or used;
+// found in the system's include folders instead (CUDA's own, which declare nothing outside nvcc),
+// they made the first use of their names the error ("not a namespace-name").
+TEST_F(RealCpuBuild, UnsupportedCudaHeadersSaySoThemselves) {
+  const BuildOutcome wmma = Build(Lab03("#include <mma.h>\n", "  C[0] = 0;\n"));
+  EXPECT_EQ(wmma.stage, "compile") << wmma.message;
+  EXPECT_NE(wmma.message.find("<mma.h> (tensor-core WMMA, nvcuda::wmma) is not supported on the "
+                              "CPU backend"),
+            std::string::npos)
+      << wmma.message;
+  const BuildOutcome tiles =
+      Build(Lab03("#include <cooperative_groups.h>\n",
+                  "  auto block = cooperative_groups::this_thread_block();\n"
+                  "  auto warp = cooperative_groups::tiled_partition<32>(block);\n"
+                  "  C[0] = 0;\n"));
+  EXPECT_EQ(tiles.stage, "compile") << tiles.message;
+  EXPECT_NE(tiles.message.find("cooperative_groups::tiled_partition is not supported on the CPU "
+                               "backend"),
+            std::string::npos)
+      << tiles.message;
+}
+
+// The thread block of cooperative groups stands for threadIdx and __syncthreads().
+TEST_F(RealCpuBuild, CooperativeGroupsThreadBlockBuilds) {
+  const BuildOutcome out =
+      Build(Lab03("#include <cooperative_groups.h>\n",
+                  "  auto block = cooperative_groups::this_thread_block();\n"
+                  "  block.sync();\n"
+                  "  cooperative_groups::sync(block);\n"
+                  "  C[block.thread_rank()] = block.size() + block.group_index().x;\n"));
+  EXPECT_TRUE(out.ok) << out.stage << ": " << out.message;
+}
+
 }  // namespace
 }  // namespace labkit
