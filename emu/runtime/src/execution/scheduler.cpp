@@ -22,11 +22,6 @@ __thread uint64_t block_generation = 0;
 __thread unsigned char* dynamic_smem_base = nullptr;
 
 namespace {
-// Host code's warp_exchange: a warp of one.
-thread_local uint64_t host_exchange = 0;
-}  // namespace
-
-namespace {
 // The worker running a block on this OS thread (null outside kernels): the barrier builtins and
 // the fault handler find the running CUDA thread through it.
 __thread Worker* running_worker = nullptr;
@@ -474,39 +469,4 @@ void Worker::reset_fibers() {
   active_runner_ = nullptr;
 }
 
-// The barrier builtins. Outside a kernel (host code) they do nothing, as there is nothing to wait
-// for.
-int barrier_block(const char* file, int line, BarrierOp op, int predicate) {
-  Worker* w = running_worker;
-  if (w == nullptr) return predicate;
-  return w->wait_block(file, line, op, predicate);
-}
-
-void barrier_warp(const char* file, int line) {
-  if (Worker* w = running_worker) w->wait_warp(file, line);
-}
-
-WarpView warp_exchange(uint64_t value) {
-  if (Worker* w = running_worker) return w->exchange(value);
-  host_exchange = value;  // host code: a warp of one
-  return WarpView{&host_exchange, 0, 1u};
-}
-
-unsigned live_lanes() {
-  Worker* w = running_worker;
-  return w != nullptr ? w->live_lanes() : 1u;
-}
-
-uint64_t warp_value(int lane) {
-  if (lane < 0 || lane >= 32) return 0;
-  if (Worker* w = running_worker) return w->exchanged(lane);
-  return lane == 0 ? host_exchange : 0;  // host code: a warp of one
-}
-
-void warp_exchange_done() {
-  // A second barrier, so that no lane overwrites its slot before every lane has read.
-  if (Worker* w = running_worker) w->wait_warp("a warp shuffle", 0);
-}
-
-void thread_fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 }  // namespace emu::detail
