@@ -385,9 +385,6 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
   const auto& names = t.at("outputs");
   for (std::size_t i = 0; i < result.outputs.size() && i < names.size(); ++i)
     labkit::raw_file::write(dir, names[i], result.outputs[i]);
-  auto ms = [](auto from, auto to) {
-    return std::chrono::duration<double, std::milli>(to - from).count();
-  };
   json line = outcome_json(result.outcome);
   line["type"] = "timing";
   line["mismatched_reps"] = result.mismatched_reps;
@@ -398,13 +395,13 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
     line["baseline_median_ms"] = labkit::median(result.baseline_ms);
   }
   // For whoever tunes the grader's throughput (bench/); labgrade judges none of it.
-  line["phases_ms"] = {{"since_main", ms(mode.main_entered, std::chrono::steady_clock::now())},
-                       {"device_ready", ms(mode.main_entered, mode.device_ready)},
-                       {"read_inputs", ms(reading, timing)},
+  line["phases_ms"] = {{"since_main", labkit::Milliseconds(mode.main_entered)},
+                       {"device_ready", labkit::Milliseconds(mode.main_entered, mode.device_ready)},
+                       {"read_inputs", labkit::Milliseconds(reading, timing)},
                        {"setup", result.setup_ms},
                        {"repetitions", result.repetitions_ms},
                        {"after", result.after_ms},
-                       {"write_outputs", ms(writing, std::chrono::steady_clock::now())}};
+                       {"write_outputs", labkit::Milliseconds(writing)}};
   out.line(line);
 }
 

@@ -250,11 +250,7 @@ bool settled(const TimingRequest& r, const TimingOutcome& t, double seconds) {
 
 TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
   TimingOutcome t;
-  using Clock = std::chrono::steady_clock;
-  auto ms_since = [](Clock::time_point from) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
-  };
-  const Clock::time_point started = Clock::now();
+  const auto started = std::chrono::steady_clock::now();
   try {
     const DeviceInfo info = query_device();
     const std::size_t sets = r.A_sets.size();
@@ -304,7 +300,7 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
     // the comparison itself).
     const float tolerance = static_cast<float>(2.0 * ForwardErrorBound(r.n, double(r.n)) * 1.01);
     const auto begin = std::chrono::steady_clock::now();
-    t.setup_ms = ms_since(started);
+    t.setup_ms = Milliseconds(started);
     for (int rep = 0;; ++rep) {
       const std::size_t s = rep % sets;
       FillFresh(buf.A[s]->data(), buf.A[s]->size(), secret, 2 * std::uint64_t(rep));
@@ -325,8 +321,8 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
       if (settled(r, t, seconds)) break;
     }
-    t.repetitions_ms = ms_since(begin);
-    const Clock::time_point repetitions_ended = Clock::now();
+    t.repetitions_ms = Milliseconds(begin);
+    const auto repetitions_ended = std::chrono::steady_clock::now();
     if (!refused.empty()) {
       t.outcome = {case_status::kReplayRefused, "", refused, {}};
       return t;
@@ -348,7 +344,7 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
       return t;
     }
     for (std::size_t s = 0; s < sets; ++s) t.outputs.push_back(buf.C[s]->download());
-    t.after_ms = ms_since(repetitions_ended);
+    t.after_ms = Milliseconds(repetitions_ended);
   } catch (const CudaError& e) {
     t.outcome = {case_status::kCudaError, cudaGetErrorName(e.code()), e.what(), {}};
   }

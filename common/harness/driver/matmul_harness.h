@@ -3,6 +3,7 @@
 // compiler and is shared by the GPU and CPU backends.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -104,6 +105,13 @@ struct TimingOutcome {
   // warm-up; the timed repetitions; the caching check and the downloads after them.
   double setup_ms = 0, repetitions_ms = 0, after_ms = 0;
 };
+
+// Milliseconds of the steady clock from `from` to `to`, for the timing line's phases.
+inline double Milliseconds(
+    std::chrono::steady_clock::time_point from,
+    std::chrono::steady_clock::time_point to = std::chrono::steady_clock::now()) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
 
 // Calls the exercise's function (with `params` when it takes them; none: an empty set).
 void call_matmul(const MatmulExercise& exercise, const float* A, const float* B, float* C, int m,
