@@ -118,6 +118,11 @@ function(labkit_write_manifest)
   if(LABKIT_WITH_EMU)
     add_dependencies(labkit_grading emu-cxx emu-rewrite)
   endif()
+  set(gpu_replay_libs "")
+  if(LABKIT_WITH_GPU)
+    add_dependencies(labkit_grading labkit_replay_only_gpu labkit_harness_gpu)
+    set(gpu_replay_libs "\"$<TARGET_FILE:labkit_replay_only_gpu>\", \"$<TARGET_FILE:labkit_harness_gpu>\"")
+  endif()
   set(cuda_archs "${CMAKE_CUDA_ARCHITECTURES}")
   if(NOT cuda_archs)
     set(cuda_archs 90)
@@ -137,6 +142,7 @@ function(labkit_write_manifest)
   \"common_include\": \"${PROJECT_SOURCE_DIR}/common/include\",
   \"harness_include\": \"${PROJECT_SOURCE_DIR}/common/harness\",
   \"gpu_libs\": {${gpu_libs}},
+  \"gpu_replay_libs\": [${gpu_replay_libs}],
   \"emu_libs\": {${emu_libs}},
   \"lab_dirs\": {${lab_dirs}}
 }

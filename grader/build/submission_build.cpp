@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "cuda_arch.h"
 #include "device_call_guard.h"
 #include "instruction_policy.h"
+#include "kit_replay_program.h"
 #include "link_wraps.h"
 #include "student_image.h"
 #include "symbol_policy.h"
@@ -127,19 +129,23 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
   return cmd;
 }
 
+std::vector<std::string> SubmissionBuilder::GpuLinkCommand(
+    const std::vector<std::string>& libs, const std::vector<std::string>& objects,
+    const std::string& executable) const {
+  // --wrap: the harness sees every launch and copy (common/harness/link_wraps.h).
+  std::vector<std::string> cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable};
+  AddWraps(cmd, kGpuLinkWraps, /*nvcc=*/true);
+  cmd.insert(cmd.end(), {"-Xlinker", "--export-dynamic"});
+  AddKitFirst(cmd, libs, objects, {"-Xlinker", "--start-group"}, {"-Xlinker", "--end-group"});
+  return cmd;
+}
+
 std::vector<std::string> SubmissionBuilder::LinkCommand(const std::vector<std::string>& objects,
                                                         const std::string& executable,
                                                         Backend backend) const {
+  if (backend == Backend::kGpu)
+    return GpuLinkCommand(manifest_.gpu_libs.at(spec_.id), objects, executable);
   std::vector<std::string> cmd;
-  if (backend == Backend::kGpu) {
-    // --wrap: the harness sees every launch and copy (common/harness/link_wraps.h).
-    cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable};
-    AddWraps(cmd, kGpuLinkWraps, /*nvcc=*/true);
-    cmd.insert(cmd.end(), {"-Xlinker", "--export-dynamic"});
-    AddKitFirst(cmd, manifest_.gpu_libs.at(spec_.id), objects, {"-Xlinker", "--start-group"},
-                {"-Xlinker", "--end-group"});
-    return cmd;
-  }
   // --wrap: as above (common/harness/link_wraps.h).
   cmd = {manifest_.cxx, "-o", executable};
   AddWraps(cmd, kEmuLinkWraps, /*nvcc=*/false);
@@ -389,8 +395,39 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                                               out.executable + ".image.json", constant_names);
   if (!image.empty())
     return Failure("toolchain", "the grader could not list the program: " + image);
+  // The kit's replay program and the student's device code for it (kit_replay_program.h). Where
+  // either cannot be made, the replays run in the linked program, as they did before it.
+  fs::remove(DeviceCodePath(out.executable), ec);
+  if (backend == Backend::kGpu) {
+    const std::string program = KitReplayProgram(work_dir);
+    const auto ptx = program.empty() ? Result<std::vector<std::string>>(MakeError("no program"))
+                                     : Ptx(src_dir, work_dir + "/ptx");
+    if (ptx) (void)WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
+  }
   out.ok = true;
   return out;
+}
+
+std::string SubmissionBuilder::KitReplayProgram(const std::string& work_dir) const {
+  if (manifest_.gpu_replay_libs.empty()) return "";
+  // Linked once per grading process and copied into each build's folder, which every command of
+  // that submission may read (a copy, not a link: no submission's folder shares a file with
+  // another's).
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> linked;  // libraries -> the first link
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::string here = work_dir + "/kit_replay";
+  std::error_code ec;
+  fs::remove(here, ec);
+  std::string& first = linked[manifest_.gpu_replay_libs];
+  if (!first.empty() && fs::copy_file(first, here, ec)) return here;
+  Command link;
+  link.argv = GpuLinkCommand(manifest_.gpu_replay_libs, {}, here);
+  link.timeout_seconds = 120;
+  link.output_limit = 64 * 1024;
+  if (!runner_.Run(link).Succeeded()) return "";
+  first = here;
+  return here;
 }
 
 std::string SubmissionBuilder::Ptxas() const {

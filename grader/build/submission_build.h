@@ -73,6 +73,13 @@ class SubmissionBuilder {
                         Flavour flavour) const;
   std::vector<std::string> LinkCommand(const std::vector<std::string>& objects,
                                        const std::string& executable, Backend backend) const;
+  // nvcc's link of `objects` with the kit's archives `libs`, the harness's wraps on.
+  std::vector<std::string> GpuLinkCommand(const std::vector<std::string>& libs,
+                                          const std::vector<std::string>& objects,
+                                          const std::string& executable) const;
+  // The kit's replay program (kit_replay_program.h) in `work_dir`: linked on first need, then
+  // copied. "" where it cannot be made.
+  std::string KitReplayProgram(const std::string& work_dir) const;
   // What `tool` (nm, objdump) lists of the object of `file`: "" where the tool is missing, an
   // error where the listing could not be read whole.
   Result<std::string> Listing(const Command& tool, const std::string& file) const;

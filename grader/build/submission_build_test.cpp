@@ -275,6 +275,36 @@ TEST(SubmissionBuild, TheGpuBackendRenamesNothing) {
   for (const Command& c : runner.commands) EXPECT_NE(c.argv.at(0), "objcopy");
 }
 
+// The kit's replay program holds none of the student's objects: the lab's table and the
+// student's host code are not linked into it, and the student's device code is cut out of each
+// object for it (kit_replay_program.h).
+TEST(SubmissionBuild, TheKitReplayProgramIsLinkedWithoutTheStudentsObjects) {
+  Folders f;
+  f.manifest.nvcc = "nvcc";
+  f.manifest.gpu_libs["03_tiled_matmul"] = {"lab.a", "harness.a"};
+  f.manifest.gpu_replay_libs = {"replay_only.a", "harness.a"};
+  FakeRunner runner;
+  const LabSpec spec = TinySpec();
+  SubmissionBuilder builder(runner, f.manifest, spec);
+  const std::string work = f.root + "/work";
+  EXPECT_TRUE(builder.Build(f.src, work, Backend::kGpu, Flavour::kDefault).ok);
+  const std::string object = work + "/matmul.cu.o";
+  std::vector<std::string> kit_link, student_link, cut;
+  for (const Command& c : runner.commands) {
+    if (Holds(c.argv, work + "/kit_replay")) kit_link = c.argv;
+    if (Holds(c.argv, work + "/harness") && Holds(c.argv, "lab.a")) student_link = c.argv;
+    if (c.argv.at(0) == "objcopy") cut = c.argv;
+  }
+  ASSERT_FALSE(kit_link.empty());
+  EXPECT_TRUE(Holds(kit_link, "replay_only.a"));
+  EXPECT_FALSE(Holds(kit_link, "lab.a"));
+  EXPECT_FALSE(Holds(kit_link, object));
+  EXPECT_TRUE(Holds(kit_link, "--wrap=cudaLaunchKernel"));
+  EXPECT_TRUE(Holds(student_link, object));
+  EXPECT_EQ(cut, (std::vector<std::string>{"objcopy", "-O", "binary", "--only-section=.nv_fatbin",
+                                           object, work + "/harness.fatbin0"}));
+}
+
 // free_of_fma only where objdump listed every object of x86-64 code and none held an FMA: the
 // build plan (build_plan.h) then spares the -ffp-contract=off build.
 TEST(SubmissionBuild, FreeOfFmaIsReadFromTheObjectsDisassembly) {

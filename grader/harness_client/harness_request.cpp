@@ -67,7 +67,7 @@ void AskForCounts(const HarnessOptions& options, json& request) {
 }
 
 Command HarnessCommand(const std::string& executable, const std::string& dir,
-                       const HarnessOptions& options, const std::string& mode) {
+                       const HarnessOptions& options, const std::string& mode, bool kit_program) {
   Command cmd;
   cmd.cwd = dir;
   cmd.timeout_seconds = options.timeout_seconds;
@@ -93,6 +93,9 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
     if (options.sanitizer_tool == "racecheck") {
       cmd.argv.insert(cmd.argv.end(), {"--racecheck-report", "hazard"});
     }
+    // The kit's replay program looks the student's kernels and variables up by name, and a name
+    // that is no device variable's (a host global's) is a failed lookup: no finding.
+    if (kit_program) cmd.argv.insert(cmd.argv.end(), {"--report-api-errors", "no"});
   }
   cmd.argv.insert(cmd.argv.end(), harness.begin(), harness.end());
   if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
@@ -118,6 +121,29 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
                               " report_signal_unsafe=0";
   }
   return cmd;
+}
+
+std::string UseKitReplayProgram(const std::string& executable, const std::string& dir,
+                                json& student_image) {
+  // Written by the build beside the program (grader/build/kit_replay_program.h, DeviceCodePath).
+  const auto text = ReadUntrustedFile(executable + ".device_code.json", 64u << 20);
+  if (!text.ok()) return "";
+  const json list = json::parse(*text, nullptr, false);
+  if (!list.is_object() || !list.contains("program") || !list["program"].is_string() ||
+      !list.contains("fatbins") || !list["fatbins"].is_array())
+    return "";
+  json names = json::array();
+  for (const json& path : list["fatbins"]) {
+    if (!path.is_string()) return "";
+    const std::string name = "student" + std::to_string(names.size()) + ".fatbin";
+    const auto bytes = ReadUntrustedFile(path.get<std::string>(), 64u << 20);
+    if (!bytes.ok() || !WriteUntrustedFile(dir + name, *bytes)) return "";
+    names.push_back(name);
+  }
+  student_image["device_code"] = {{"fatbins", names},
+                                  {"kernel_names", list.value("kernel_names", json::array())},
+                                  {"variable_names", list.value("variable_names", json::array())}};
+  return list["program"].get<std::string>();
 }
 
 json StudentImage(const std::string& executable) {

@@ -27,11 +27,22 @@ void AskForCounts(const HarnessOptions& options, nlohmann::json& request);
 
 // The command that runs `executable` on the request in `dir`.
 // `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).
+// `kit_program`: `executable` is the kit's replay program, which holds no host code of the
+// student's, so that a failed call of the CUDA API in it is the kit's to handle, never a finding
+// of compute-sanitizer's.
 Command HarnessCommand(const std::string& executable, const std::string& dir,
-                       const HarnessOptions& options, const std::string& mode = "");
+                       const HarnessOptions& options, const std::string& mode = "",
+                       bool kit_program = false);
 
 // The program's kernels and variables as labgrade read them off it (nm), for the harness to check
 // what it replays against; null when the file is missing or unreadable.
 nlohmann::json StudentImage(const std::string& executable);
+
+// GPU: the kit's replay program for `executable`, where its build made one
+// (grader/build/kit_replay_program.h): the program's path, its fatbinaries copied into `dir` and
+// named in `student_image`'s "device_code". "" where there is none or a copy failed: the replay
+// then runs in `executable` itself.
+std::string UseKitReplayProgram(const std::string& executable, const std::string& dir,
+                                nlohmann::json& student_image);
 
 }  // namespace labkit

@@ -130,14 +130,20 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     }
     CopyPlans(*recorded, dir, cases, options.timing != nullptr);
   }
+  // GPU: the replay in the kit's own program, with the student's device code and none of their
+  // host code (kit_replay_program.h), where the build made it.
+  const std::string kit_program =
+      options.replay && options.uses_gpu ? UseKitReplayProgram(executable, dir, student_image) : "";
   if (const Status written = WriteRequest(dir, options, cases, true, student_image); !written) {
     for (const MatrixCase& c : cases) run.cases.push_back({c.id});
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
   run.process = RunHarnessProcess(
-      runner, HarnessCommand(executable, dir, options, options.replay ? "--replay" : ""), dir,
-      options);
+      runner,
+      HarnessCommand(kit_program.empty() ? executable : kit_program, dir, options,
+                     options.replay ? "--replay" : "", !kit_program.empty()),
+      dir, options);
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   ReadResponse(dir, run);

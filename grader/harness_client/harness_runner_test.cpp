@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "gpu_counters.h"
+#include "harness_request.h"
 
 namespace labkit {
 namespace {
@@ -217,6 +218,20 @@ TEST(HarnessRunner, TellsEachSanitizerTheStatusThatSaysItFoundSomething) {
             std::string::npos)
       << tsan;
   std::filesystem::remove_all(dir);
+}
+
+// The kit's replay program looks names up that may be no device variable's: its failed calls are
+// no finding of memcheck's. The student's own program keeps every API error a finding.
+TEST(HarnessRunner, OnlyTheKitsProgramRunsWithoutApiErrorReports) {
+  HarnessOptions options;
+  options.sanitizer_tool = "memcheck";
+  auto reports_api_errors = [&](bool kit_program) {
+    const std::vector<std::string> argv =
+        HarnessCommand("program", "/w/", options, "--replay", kit_program).argv;
+    return std::find(argv.begin(), argv.end(), "--report-api-errors") == argv.end();
+  };
+  EXPECT_TRUE(reports_api_errors(false));
+  EXPECT_FALSE(reports_api_errors(true));
 }
 
 // A counting run is the harness itself, asked in its request for a table of counts beside it, and

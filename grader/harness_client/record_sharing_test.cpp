@@ -28,7 +28,9 @@ class RecordingHarness : public ProcessRunner {
   // Plans as a real record run writes them (a launch of the kernel at image offset 100), rather
   // than a placeholder: for the translation between builds, which reads them.
   bool real_plans = false;
+  std::vector<Command> commands;
   ProcessResult Run(const Command& command) override {
+    commands.push_back(command);
     ProcessResult result;
     result.started = start;
     if (!start) {
@@ -132,6 +134,41 @@ TEST_F(RecordSharing, ASanitizerRunOfSomeCasesUnderOtherIdsReplaysTheFirstRecord
   EXPECT_EQ(harness_.replays, 2);
   ExpectAllOk(memcheck);
   EXPECT_TRUE(memcheck.record_process.started);
+}
+
+// On a GPU, where the build cut out the student's device code (grader/build/kit_replay_program.h),
+// the record runs in the student's program and the replay in the kit's, which gets the fatbinary
+// beside its request and the names to find the kernels by.
+TEST_F(RecordSharing, OnAGpuTheReplayRunsInTheKitsOwnProgram) {
+  std::ofstream(dir_ + "/harness.fatbin0") << "device code";
+  std::ofstream(executable_ + ".device_code.json")
+      << json{{"program", dir_ + "/kit_replay"},
+              {"fatbins", {dir_ + "/harness.fatbin0"}},
+              {"kernel_names", json::parse(R"([[100, "_Z6kernelPf"]])")},
+              {"variable_names", json::array()},
+              {"constant_names", json::array()}}
+             .dump();
+  ExpectAllOk(Run("default", Replayed(), {kSmall}));
+  ASSERT_EQ(harness_.commands.size(), 2u);
+  EXPECT_EQ(harness_.commands[0].argv.at(0), executable_);
+  EXPECT_EQ(harness_.commands[0].argv.at(1), "--record");
+  EXPECT_EQ(harness_.commands[1].argv.at(0), dir_ + "/kit_replay");
+  EXPECT_EQ(harness_.commands[1].argv.at(1), "--replay");
+  const json request = json::parse(std::ifstream(dir_ + "/default/request.json"));
+  const json& code = request.at("student_image").at("device_code");
+  EXPECT_EQ(code.at("fatbins"), json::array({"student0.fatbin"}));
+  EXPECT_EQ(code.at("kernel_names"), json::parse(R"([[100, "_Z6kernelPf"]])"));
+  std::string copied;
+  std::getline(std::ifstream(dir_ + "/default/student0.fatbin"), copied);
+  EXPECT_EQ(copied, "device code");
+
+  // The CPU backend's runs (no GPU) stay in the program they built.
+  harness_.commands.clear();
+  HarnessOptions cpu = Replayed();
+  cpu.uses_gpu = false;
+  ExpectAllOk(Run("cpu", cpu, {kOdd}));
+  ASSERT_FALSE(harness_.commands.empty());
+  EXPECT_EQ(harness_.commands.back().argv.at(0), executable_);
 }
 
 TEST_F(RecordSharing, ACaseOfANewShapeOrExerciseIsRecordedAgain) {

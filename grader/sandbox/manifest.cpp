@@ -29,6 +29,7 @@ bool LoadManifest(const std::string& path, Manifest& m, std::string& error) {
     m.harness_include = j.at("harness_include");
     m.gpu_libs = j.value("gpu_libs", decltype(m.gpu_libs){});
     m.emu_libs = j.value("emu_libs", decltype(m.emu_libs){});
+    m.gpu_replay_libs = j.value("gpu_replay_libs", decltype(m.gpu_replay_libs){});
     m.lab_dirs = j.value("lab_dirs", decltype(m.lab_dirs){});
   } catch (const std::exception& e) {
     error = path + ": " + e.what();

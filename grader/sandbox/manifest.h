@@ -24,6 +24,9 @@ struct Manifest {
   std::string harness_include;
   std::map<std::string, std::vector<std::string>> gpu_libs;  // lab -> static libraries, in order
   std::map<std::string, std::vector<std::string>> emu_libs;
+  // The kit's replay program's libraries (GPU; common/harness/driver/replay_only_program.cpp),
+  // linked with no student object: empty where the kit was built without the GPU backend.
+  std::vector<std::string> gpu_replay_libs;
 
   // lab -> its folder, for every lab add_lab() built (cmake/LabKit.cmake): labs/<lab>, or a test's
   // fixture lab elsewhere.

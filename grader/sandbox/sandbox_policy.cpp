@@ -69,6 +69,7 @@ SandboxPolicy GradingSandboxPolicy(const Manifest& manifest, const std::string& 
     if (it != libs->end())
       for (const std::string& lib : it->second) show(lib);
   }
+  for (const std::string& lib : manifest.gpu_replay_libs) show(lib);  // the kit's replay program
   for (const std::string& hidden :
        {manifest.source_dir + "/solutions", manifest.source_dir + "/.git", manifest.data_dir})
     if (!hidden.empty()) policy.hidden.push_back(Normal(hidden));

@@ -27,6 +27,16 @@ class CaptureWindow {
     std::lock_guard<std::mutex> lock(mutex_);
     capturing_ = false;
   }
+  // Takes no records until resume(was): the kit's replay program notes a copy of its own as
+  // the student's call it stands for, and the copy's own wrap must not note it again.
+  static bool pause() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::exchange(capturing_, false);
+  }
+  static void resume(bool was) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    capturing_ = was;
+  }
   static bool capturing() {
     std::lock_guard<std::mutex> lock(mutex_);
     return capturing_;

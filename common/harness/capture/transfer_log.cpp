@@ -41,6 +41,9 @@ std::vector<TransferRecord> TransferCapture::take() { return TransferWindow::tak
 
 bool CapturingTransfers() { return TransferWindow::capturing(); }
 
+UnnotedTransfers::UnnotedTransfers() : was_capturing_(TransferWindow::pause()) {}
+UnnotedTransfers::~UnnotedTransfers() { TransferWindow::resume(was_capturing_); }
+
 void RecordTransfer(TransferRecord record) { TransferWindow::add(std::move(record)); }
 
 }  // namespace labkit

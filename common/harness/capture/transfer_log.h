@@ -46,6 +46,19 @@ class TransferCapture {
   std::vector<TransferRecord> take();
 };
 
+// While alive, the open capture (if any) takes no records: the kit's replay program makes a copy
+// of its own for a student's call that it notes itself (replay_executor.cu, SymbolWrite).
+class UnnotedTransfers {
+ public:
+  UnnotedTransfers();
+  ~UnnotedTransfers();
+  UnnotedTransfers(const UnnotedTransfers&) = delete;
+  UnnotedTransfers& operator=(const UnnotedTransfers&) = delete;
+
+ private:
+  bool was_capturing_;
+};
+
 // True while a capture is open: the wrappers look at pointers only then, so that the harness's
 // own copies cost nothing extra.
 bool CapturingTransfers();

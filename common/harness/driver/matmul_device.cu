@@ -19,6 +19,9 @@
 #include "matmul_harness.h"
 #include "student_call.h"
 #include "timing_stats.h"
+#ifndef __LABKIT_EMU__
+#include "student_device_code.h"
+#endif
 
 namespace labkit {
 namespace {
@@ -97,6 +100,15 @@ void call_matmul(const MatmulExercise& ex, const float* A, const float* B, float
   } else {
     ex.fn(A, B, C, m, n, k);
   }
+}
+
+std::string load_device_code(const replay::StudentImage& image, const std::string& dir) {
+#ifdef __LABKIT_EMU__
+  (void)dir;
+  return image.fatbins.empty() ? "" : "the CPU backend loads no fatbinary";
+#else
+  return replay::LoadStudentDeviceCode(image, dir);
+#endif
 }
 
 DeviceInfo query_device() {

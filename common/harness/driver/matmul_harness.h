@@ -37,6 +37,15 @@ struct MatmulExercise {
 // Each lab's harness table (labs/<lab>/harness.cu) defines this.
 std::vector<MatmulExercise> lab_exercises();
 
+// True in the kit's own replay program (replay_only_program.cpp, GPU only): linked with no lab's
+// table and none of the student's code, it replays the plans of whatever matmul exercise the
+// request names, on the student's device code loaded from labgrade's fatbinaries, and does nothing
+// else. False in a lab's harness program.
+bool replay_only_program();
+// The kit's replay program: the student's device code the request names (GPU only,
+// replay/student_device_code.h). "" when loaded, else why not.
+std::string load_device_code(const replay::StudentImage& image, const std::string& dir);
+
 enum class Layout {
   kGuarded,  // each matrix inside one allocation with guard zones before and after
   kExact,    // each matrix its own allocation of exactly its size (for memory checkers)

@@ -10,6 +10,8 @@
 #include "replay_recorder.h"
 #ifdef __LABKIT_EMU__
 #include "labkit_emu/access_counts.h"
+#else
+#include "student_device_code.h"
 #endif
 
 namespace labkit::replay {
@@ -98,6 +100,20 @@ void WriteVariable(const void* symbol, const std::vector<unsigned char>& bytes) 
 }  // namespace
 
 InitialDeviceState::InitialDeviceState(const StudentImage& image) {
+#ifndef __LABKIT_EMU__
+  // The kit's replay program: the variables are the loaded device code's, by device address.
+  if (StudentDeviceCodeLoaded()) {
+    for (const ImageRange& range : image.variables) {
+      const std::optional<DeviceVariable> loaded = StudentVariable(range.offset);
+      if (!loaded || loaded->bytes == 0) continue;
+      Variable v{nullptr, std::vector<unsigned char>(loaded->bytes), loaded->address};
+      LABKIT_CUDA_CHECK(
+          cudaMemcpy(v.bytes.data(), v.device, v.bytes.size(), cudaMemcpyDeviceToHost));
+      variables_.push_back(std::move(v));
+    }
+    return;
+  }
+#endif
   for (const ImageRange& range : image.variables) {
     const void* symbol = ImageAddress(range.offset);
     if (symbol == nullptr || range.size <= 0 || !IsDeviceVariable(symbol)) continue;
@@ -107,7 +123,12 @@ InitialDeviceState::InitialDeviceState(const StudentImage& image) {
 }
 
 void InitialDeviceState::Restore() const {
-  for (const Variable& v : variables_) WriteVariable(v.symbol, v.bytes);
+  for (const Variable& v : variables_) {
+    if (v.device != nullptr)
+      LABKIT_CUDA_CHECK(cudaMemcpy(v.device, v.bytes.data(), v.bytes.size(), cudaMemcpyHostToDevice));
+    else
+      WriteVariable(v.symbol, v.bytes);
+  }
   for (const auto& [key, value] : OriginalAttributes())
     LABKIT_CUDA_CHECK(
         cudaFuncSetAttribute(key.first, static_cast<cudaFuncAttribute>(key.second), value));

@@ -28,8 +28,9 @@ class InitialDeviceState {
 
  private:
   struct Variable {
-    const void* symbol = nullptr;
+    const void* symbol = nullptr;  // in a linked program
     std::vector<unsigned char> bytes;
+    char* device = nullptr;  // in the kit's replay program: the loaded variable's device address
   };
   std::vector<Variable> variables_;
 };

@@ -1,4 +1,3 @@
-#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cxxabi.h>
 
@@ -14,23 +13,8 @@
 namespace labkit {
 namespace {
 
-using GetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*);
-
-GetParamInfo DriverGetParamInfo() {
-  static GetParamInfo fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuFuncGetParamInfo", &p, 12040, cudaEnableDefault,
-                                         &status) != cudaSuccess ||
-        status != cudaDriverEntryPointSuccess)
-      p = nullptr;
-    return reinterpret_cast<GetParamInfo>(p);
-  }();
-  return fn;
-}
-
 // The number of parameters from the kernel's C++ name ("k<16>(float const*, float*, int)": 3), so
-// that the driver is never asked about a parameter past the last: compute-sanitizer reports that
+// that the runtime is never asked about a parameter past the last: compute-sanitizer reports that
 // refusal as an error of the program. -1 for a name without a parameter list (extern "C").
 int ParameterCount(const void* kernel_stub) {
   const char* mangled = nullptr;
@@ -74,20 +58,18 @@ bool ParamLayout(const void* kernel_stub, std::vector<ParamSlot>& slots) {
     return true;
   }
   slots.clear();
-  const GetParamInfo get = DriverGetParamInfo();
-  if (get == nullptr) return false;
-  const cudaError_t waiting = cudaPeekAtLastError();
-  cudaFunction_t function = nullptr;
-  if (cudaGetFuncBySymbol(&function, kernel_stub) != cudaSuccess) {
-    if (waiting == cudaSuccess) cudaGetLastError();  // the query's failure is not the student's
-    return false;
-  }
-  // The count from the name; else the first index the driver refuses is the count.
+  // The count from the name; else the first index the runtime refuses is the count. The runtime's
+  // own query takes a host stub and a library's kernel handle alike (the kit's replay program
+  // launches the latter: student_device_code.h).
   const int count = ParameterCount(kernel_stub);
   for (size_t i = 0; count < 0 || i < static_cast<size_t>(count); ++i) {
     ParamSlot slot;
-    if (get(reinterpret_cast<CUfunction>(function), i, &slot.offset, &slot.size) != CUDA_SUCCESS)
+    const cudaError_t waiting = cudaPeekAtLastError();
+    if (cudaFuncGetParamInfo(kernel_stub, i, &slot.offset, &slot.size) != cudaSuccess) {
+      if (waiting == cudaSuccess) cudaGetLastError();  // the query's failure is not the student's
+      if (i == 0 && count > 0) return false;
       break;
+    }
     slots.push_back(slot);
   }
   known[kernel_stub] = slots;

@@ -8,6 +8,8 @@
 #include "replay_executor.h"
 #ifndef __LABKIT_EMU__
 #include "param_layout_gpu.cuh"
+#include "student_device_code.h"
+#include "transfer_note.cuh"
 #endif
 
 
@@ -26,6 +28,23 @@ const ImageRange* StartingAt(const std::vector<ImageRange>& ranges, int64_t offs
   for (const ImageRange& r : ranges)
     if (r.offset == offset) return &r;
   return nullptr;
+}
+
+// The kernel the plan names by its offset in the linked program: there, or in the student's
+// device code where the kit's own replay program loaded it (student_device_code.h).
+const void* KernelAt(int64_t offset) {
+#ifndef __LABKIT_EMU__
+  if (StudentDeviceCodeLoaded()) return StudentKernel(offset);
+#endif
+  return ImageAddress(offset);
+}
+
+bool DeviceCodeLoaded() {
+#ifndef __LABKIT_EMU__
+  return StudentDeviceCodeLoaded();
+#else
+  return false;
+#endif
 }
 
 }  // namespace
@@ -140,10 +159,11 @@ class PlanReplay::Impl {
       case OpType::kLaunch:
         return Launch(op);
       case OpType::kFuncAttribute: {
-        if (!Starts(image_.kernels, op.image))
+        const void* kernel = KernelAt(op.image);
+        if (!Starts(image_.kernels, op.image) || kernel == nullptr)
           return "cudaFuncSetAttribute on something not a kernel";
-        KeepAttributeBeforeChange(ImageAddress(op.image), op.value);
-        LABKIT_CUDA_CHECK(cudaFuncSetAttribute(ImageAddress(op.image),
+        KeepAttributeBeforeChange(kernel, op.value);
+        LABKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel,
                                                static_cast<cudaFuncAttribute>(op.value),
                                                static_cast<int>(op.attribute_value)));
         return "";
@@ -164,6 +184,19 @@ class PlanReplay::Impl {
     const void* src = upload ? static_cast<const void*>(op.data.data()) : At(op.src, bytes);
     if (src == nullptr) return "a copy past the end of its buffer";
     const cudaMemcpyKind kind = upload ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
+#ifndef __LABKIT_EMU__
+    if (StudentDeviceCodeLoaded()) {
+      const std::optional<DeviceVariable> loaded = StudentVariable(op.image);
+      if (!loaded || op.symbol_offset > loaded->bytes || bytes > loaded->bytes - op.symbol_offset)
+        return "a copy to a __constant__ or __device__ variable outside your own";
+      // Noted as the cudaMemcpyToSymbol it stands for (device memory into a __constant__
+      // variable is refused by the measured technique), not as the plain copy that does it.
+      NoteCopyToSymbol("cudaMemcpyToSymbol", loaded->constant, src, bytes, kind);
+      UnnotedTransfers copy_of_the_kits;
+      LABKIT_CUDA_CHECK(cudaMemcpy(loaded->address + op.symbol_offset, src, bytes, kind));
+      return "";
+    }
+#endif
     // `const void*`: the C API's function; with a `void*` the runtime's template would take the
     // address of this pointer variable as the symbol.
     const void* symbol = ImageAddress(op.image);
@@ -187,7 +220,8 @@ class PlanReplay::Impl {
       if (r.device.known()) {
         address = At(r.device, 0);
         if (address == nullptr) return "a launch argument that points outside every buffer";
-      } else if (Starts(image_.kernels, r.image) || Starts(image_.runners, r.image)) {
+      } else if (!DeviceCodeLoaded() &&
+                 (Starts(image_.kernels, r.image) || Starts(image_.runners, r.image))) {
         address = ImageAddress(r.image);
       } else {
         return "a launch argument that points into the program";
@@ -199,6 +233,8 @@ class PlanReplay::Impl {
 
   std::string Launch(const Op& op) {
     if (!Starts(image_.kernels, op.image)) return "a launch of something that is not your kernel";
+    const void* kernel = KernelAt(op.image);
+    if (kernel == nullptr) return "a launch of a kernel the grader cannot find in your device code";
     std::vector<unsigned char> bytes;
     if (const std::string why = Relocated(op, bytes); !why.empty()) return why;
     const dim3 grid(op.grid[0], op.grid[1], op.grid[2]);
@@ -221,11 +257,11 @@ class PlanReplay::Impl {
     std::memcpy(closure.data(), bytes.data(), bytes.size());
     const auto runner = reinterpret_cast<void (*)(const void*)>(ImageAddress(op.runner));
     emu::detail::launch(emu::detail::LaunchRequest{
-        ImageAddress(op.image), grid, block, op.shared_bytes, nullptr, runner, closure.data(),
+        kernel, grid, block, op.shared_bytes, nullptr, runner, closure.data(),
         pointers.data(), static_cast<int>(pointers.size()), bytes.size()});
 #else
     std::vector<ParamSlot> slots;
-    if (!ParamLayout(ImageAddress(op.image), slots)) return "a launch the grader cannot repeat";
+    if (!ParamLayout(kernel, slots)) return "a launch the grader cannot repeat";
     std::vector<void*> args;
     for (const ParamSlot& s : slots) {
       if (s.offset + s.size > bytes.size()) return "a launch argument the grader cannot read";
@@ -233,7 +269,7 @@ class PlanReplay::Impl {
     }
     // Errors of the launch itself (a bad configuration) are the caller's to collect, as after the
     // student's own launch.
-    cudaLaunchKernel(ImageAddress(op.image), grid, block, args.data(), op.shared_bytes, nullptr);
+    cudaLaunchKernel(kernel, grid, block, args.data(), op.shared_bytes, nullptr);
 #endif
     return "";
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "replay_plan.h"
@@ -32,6 +33,13 @@ struct StudentImage {
   // CPU backend: the student's writable data in pages of its own (at most one range), which the
   // emulator keeps unreadable during counted launches so that it sees every access there.
   std::vector<ImageRange> watched_data;
+  // GPU, the kit's own replay program (student_device_code.h): the student's device code as
+  // fatbinaries beside the request, and the mangled names of the things the offsets above name in
+  // the linked program, which the record run's plans use. Empty: the replay runs in the linked
+  // program and reaches its kernels and variables at their offsets.
+  std::vector<std::string> fatbins;
+  std::vector<std::pair<int64_t, std::string>> kernel_names, variable_names;
+  std::vector<std::string> constant_names;  // the device names of the __constant__ variables
 };
 
 // One of the harness's host arrays in the replay, in the place of the record run's array of the

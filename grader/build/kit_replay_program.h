@@ -1,0 +1,46 @@
+// GPU builds: what the kit's own replay program needs to replay a submission with none of the
+// student's host code (common/harness/driver/replay_only_program.cpp, docs/THREAT_MODEL.md). For
+// each student object, the fatbinary nvcc put in it (its `.nv_fatbin` section, cut out with
+// objcopy); and beside the linked program a list (`<program>.device_code.json`) of those files,
+// the program to run, and the mangled names of the kernels and variables the record run's plans
+// name by offset. Without the list the replays run in the linked program, as before.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace labkit {
+
+// Whether `bytes` are exactly one fatbinary, as nvcc writes it into an object (a 16-byte header:
+// magic 0xBA55ED50, version, header size, then the size of what follows). A section with more in
+// it (bytes a `section` attribute of the student's put there) is not used: the replay would then
+// run other device code than the linked program holds.
+bool IsOneFatbin(const std::vector<char>& bytes);
+
+// `<executable>.device_code.json`, which the harness's client reads (harness_request.h,
+// DeviceCode).
+std::string DeviceCodePath(const std::string& executable);
+
+// The __constant__ variables a PTX file declares (`.const .align 4 .b8 _ZN2ns6coeffsE[16];`), by
+// their names on the device: the kit's replay program notes a copy of device memory into one as
+// nvcc's own program would (device_to_constant, which the measured technique refuses).
+std::vector<std::string> ConstantNamesFromPtx(const std::string& ptx);
+
+// The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
+// "variable_names": [...], "constant_names": [...]}, the names from the program's symbols (student_image.h,
+// StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}).
+nlohmann::json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
+                              const nlohmann::json& symbols,
+                              const std::vector<std::string>& constant_names);
+
+// Cuts each object's fatbinary out beside `executable` and writes the list. "" when written;
+// else why not (the replays then run in the linked program).
+// `ptx`: the student's files compiled to PTX (SubmissionBuilder::Ptx).
+std::string WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
+                            const std::vector<std::string>& ptx, const std::string& executable,
+                            const std::string& program);
+
+}  // namespace labkit

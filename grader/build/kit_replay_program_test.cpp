@@ -1,0 +1,123 @@
+#include "kit_replay_program.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "manifest.h"
+#include "student_image.h"
+#include "untrusted_file.h"
+
+namespace labkit {
+namespace {
+
+std::vector<char> Fatbin(std::size_t payload, uint64_t claimed) {
+  std::vector<char> bytes(16 + payload, 0);
+  const uint32_t magic = 0xBA55ED50;
+  const uint16_t version = 1, header = 16;
+  std::memcpy(bytes.data(), &magic, 4);
+  std::memcpy(bytes.data() + 4, &version, 2);
+  std::memcpy(bytes.data() + 6, &header, 2);
+  std::memcpy(bytes.data() + 8, &claimed, 8);
+  return bytes;
+}
+
+TEST(KitReplayProgram, OneWholeFatbinIsUsed) { EXPECT_TRUE(IsOneFatbin(Fatbin(64, 64))); }
+
+// A section attribute in the student's source can add bytes to the object's .nv_fatbin: device
+// code other than the linked program's, which the replay must not load in its place.
+TEST(KitReplayProgram, MoreThanOneFatbinIsRefused) {
+  EXPECT_FALSE(IsOneFatbin(Fatbin(64, 32)));
+  std::vector<char> two = Fatbin(64, 64);
+  const std::vector<char> second = Fatbin(8, 8);
+  two.insert(two.end(), second.begin(), second.end());
+  EXPECT_FALSE(IsOneFatbin(two));
+}
+
+TEST(KitReplayProgram, OtherBytesAreNoFatbin) {
+  std::vector<char> bytes = Fatbin(64, 64);
+  bytes[0] = 0;
+  EXPECT_FALSE(IsOneFatbin(bytes));
+  EXPECT_FALSE(IsOneFatbin({}));
+  EXPECT_FALSE(IsOneFatbin(std::vector<char>(8, 0)));
+}
+
+TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
+  const nlohmann::json symbols = {{"_Z9my_kernelPf", {4096, 200, "code"}},
+                                  {"_ZL16d_scratch_values", {8192, 256, "data"}},
+                                  {"broken", {"x", 1, "code"}}};
+  const nlohmann::json list =
+      DeviceCodeJson("/w/kit_replay", {"/w/harness.fatbin0"}, symbols, {"c_side"});
+  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["program"], "/w/kit_replay");
+  EXPECT_EQ(list["fatbins"], nlohmann::json::array({"/w/harness.fatbin0"}));
+  EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z9my_kernelPf"]])"));
+  EXPECT_EQ(list["variable_names"],
+            nlohmann::json::parse(R"([[8192, "_ZL16d_scratch_values"]])"));
+}
+
+// As nvcc 13 writes them (compute_90): __device__ variables are .global, __constant__ ones .const,
+// a namespace's under their mangled names.
+TEST(KitReplayProgram, ConstantVariablesAreReadOffThePtx) {
+  const std::string ptx =
+      ".global .align 4 .b8 d_scratch_values[256];\n"
+      ".const .align 4 .u32 c_side_value;\n"
+      ".global .align 4 .u32 s_hidden_count;\n"
+      ".const .align 4 .b8 _ZN2ns6coeffsE[16];\n"
+      "\t.visible .const .align 8 .b8 c_table[64];\n"
+      "\tld.const.u32 %r1, [c_side_value];\n";
+  EXPECT_EQ(ConstantNamesFromPtx(ptx),
+            (std::vector<std::string>{"c_side_value", "_ZN2ns6coeffsE", "c_table"}));
+}
+
+// With the kit's own nvcc (none on a machine without the CUDA toolkit): the fatbinary cut out of a
+// real object is one whole fatbinary, and the list names it, the program's symbols and the
+// __constant__ variables of the real PTX.
+TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
+  Manifest manifest;
+  std::string error;
+  if (!LoadManifest(DefaultManifestPath(), manifest, error)) GTEST_SKIP() << error;
+  if (manifest.nvcc.empty()) GTEST_SKIP() << "no nvcc in this build of the kit";
+  namespace fs = std::filesystem;
+  const std::string dir =
+      (fs::temp_directory_path() / ("labkit_kit_replay_" + std::to_string(getpid()))).string();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir + "/k.cu") << "__constant__ int c_side;\n"
+                                  "__device__ float d_values[8];\n"
+                                  "__global__ void scale(float* p) { p[0] = d_values[0] * c_side; }\n";
+  SystemProcessRunner runner;
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{manifest.nvcc, "-c", "-arch=sm_90", dir + "/k.cu", "-o",
+                                 dir + "/k.o"},
+        std::vector<std::string>{manifest.nvcc, "-ptx", "-arch=compute_90", dir + "/k.cu", "-o",
+                                 dir + "/k.ptx"}}) {
+    Command c;
+    c.argv = argv;
+    c.timeout_seconds = 120;
+    ASSERT_TRUE(runner.Run(c).Succeeded()) << argv.at(1);
+  }
+  const std::string program = dir + "/harness";
+  std::ofstream(StudentSymbolsPath(program))
+      << R"({"_Z5scalePf": [4096, 64, "code"], "_ZL8d_values": [8192, 32, "data"]})";
+  ASSERT_EQ(WriteDeviceCode(runner, {dir + "/k.o"}, {dir + "/k.ptx"}, program, dir + "/kit"), "");
+  const auto text = ReadUntrustedFile(DeviceCodePath(program), 1 << 20);
+  ASSERT_TRUE(text.ok()) << text.error();
+  const nlohmann::json list = nlohmann::json::parse(*text);
+  EXPECT_EQ(list["program"], dir + "/kit");
+  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z5scalePf"]])"));
+  ASSERT_EQ(list["fatbins"].size(), 1u);
+  const auto fatbin = ReadUntrustedFile(list["fatbins"][0].get<std::string>(), 64u << 20);
+  ASSERT_TRUE(fatbin.ok());
+  EXPECT_TRUE(IsOneFatbin(std::vector<char>(fatbin->begin(), fatbin->end())));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace labkit
