@@ -17,12 +17,16 @@ KINDS = [
     ("nvcc compile, resource report only", r"nvcc .*-Xptxas -v .*-o /dev/null"),
     ("nvcc compile, default build", r"nvcc .*-Xptxas -v"),
     ("nvcc compile, -fmad=false build", r"nvcc .*-fmad=false"),
+    ("nvcc compile, default build", r"nvcc -c "),
     ("nvcc link", r"nvcc .*--wrap"),
     ("c++ link (CPU backend)", r"c\+\+ -o .*--wrap"),
     ("emu compile", r"emu-cxx "),
     ("nm symbol check", r"(^|\s|/)nm "),
+    ("objcopy, device code cut out", r"(^|\s|/)objcopy .*\.nv_fatbin"),
     ("Nsight Compute counting run", r"(^|\s|/)ncu "),
-    ("timed harness run", r"/harness .*/speed"),
+    ("timed harness run", r"/(harness|kit_replay) .*/speed"),
+    ("record run", r"/harness --record "),
+    ("replay, the kit's program", r"/kit_replay "),
     ("harness run", r"/harness "),
 ]
 
