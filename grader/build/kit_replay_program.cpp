@@ -62,9 +62,14 @@ json DeviceCodeJson(const std::string& program, const std::vector<std::string>& 
   return list;
 }
 
-std::string WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                            const std::vector<std::string>& ptx, const std::string& executable,
-                            const std::string& program) {
+DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
+                                  const std::vector<std::string>& ptx,
+                                  const std::string& executable, const std::string& program) {
+  DeviceCodeOutcome outcome;
+  auto fault = [&](const std::string& why) {
+    outcome.kit_fault = why;
+    return outcome;
+  };
   std::vector<std::string> fatbins;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string out = executable + ".fatbin" + std::to_string(i);
@@ -72,27 +77,31 @@ std::string WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string
     cut.argv = {"objcopy", "-O", "binary", "--only-section=.nv_fatbin", objects[i], out};
     cut.timeout_seconds = 30;
     const ProcessResult r = runner.Run(cut);
-    if (!r.Succeeded()) return "objcopy could not cut the device code out (" + r.Describe() + ")";
+    if (!r.Succeeded()) return fault("objcopy could not cut the device code out (" + r.Describe() + ")");
     const auto bytes = ReadUntrustedFile(out, kMaxFatbinBytes);
-    if (!bytes.ok()) return "no device code in " + objects[i] + ": " + bytes.error();
-    if (!IsOneFatbin(std::vector<char>(bytes->begin(), bytes->end())))
-      return objects[i] + "'s .nv_fatbin section is not one fatbinary";
+    if (!bytes.ok()) return fault("no device code in " + objects[i] + ": " + bytes.error());
+    if (!IsOneFatbin(std::vector<char>(bytes->begin(), bytes->end()))) {
+      outcome.mixed_section = static_cast<int>(i);
+      return outcome;
+    }
     fatbins.push_back(out);
   }
   std::vector<std::string> constants;
   for (const std::string& file : ptx) {
     const auto text = ReadUntrustedFile(file, 256u << 20);
-    if (!text.ok()) return "the PTX of the submission cannot be read: " + text.error();
+    if (!text.ok()) return fault("the PTX of the submission cannot be read: " + text.error());
     const std::vector<std::string> own = ConstantNamesFromPtx(*text);
     constants.insert(constants.end(), own.begin(), own.end());
   }
   const auto symbols = ReadUntrustedFile(StudentSymbolsPath(executable), 64u << 20);
-  if (!symbols.ok()) return "the program's symbols are missing: " + symbols.error();
+  if (!symbols.ok()) return fault("the program's symbols are missing: " + symbols.error());
   const json listed = json::parse(*symbols, nullptr, false);
-  if (!listed.is_object()) return "the program's symbols cannot be read";
+  if (!listed.is_object()) return fault("the program's symbols cannot be read");
   const Status written = WriteUntrustedFile(DeviceCodePath(executable),
                                             DeviceCodeJson(program, fatbins, listed, constants).dump());
-  return written ? "" : written.error();
+  if (!written) return fault(written.error());
+  outcome.written = true;
+  return outcome;
 }
 
 }  // namespace labkit

@@ -36,11 +36,19 @@ nlohmann::json DeviceCodeJson(const std::string& program, const std::vector<std:
                               const nlohmann::json& symbols,
                               const std::vector<std::string>& constant_names);
 
-// Cuts each object's fatbinary out beside `executable` and writes the list. "" when written;
-// else why not (the replays then run in the linked program).
+struct DeviceCodeOutcome {
+  bool written = false;
+  // The object (index in `objects`) whose .nv_fatbin section holds more than one fatbinary: the
+  // student's source put bytes there. The build refuses it, so that no submission can send its
+  // replays back into its own program (where its static initialisers run) on purpose.
+  int mixed_section = -1;
+  std::string kit_fault;  // else why the list was not written (the replays then run linked)
+};
+
+// Cuts each object's fatbinary out beside `executable` and writes the list.
 // `ptx`: the student's files compiled to PTX (SubmissionBuilder::Ptx).
-std::string WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                            const std::vector<std::string>& ptx, const std::string& executable,
-                            const std::string& program);
+DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
+                                  const std::vector<std::string>& ptx,
+                                  const std::string& executable, const std::string& program);
 
 }  // namespace labkit

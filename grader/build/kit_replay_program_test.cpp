@@ -105,7 +105,9 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   const std::string program = dir + "/harness";
   std::ofstream(StudentSymbolsPath(program))
       << R"({"_Z5scalePf": [4096, 64, "code"], "_ZL8d_values": [8192, 32, "data"]})";
-  ASSERT_EQ(WriteDeviceCode(runner, {dir + "/k.o"}, {dir + "/k.ptx"}, program, dir + "/kit"), "");
+  const DeviceCodeOutcome code =
+      WriteDeviceCode(runner, {dir + "/k.o"}, {dir + "/k.ptx"}, program, dir + "/kit");
+  ASSERT_TRUE(code.written) << code.kit_fault;
   const auto text = ReadUntrustedFile(DeviceCodePath(program), 1 << 20);
   ASSERT_TRUE(text.ok()) << text.error();
   const nlohmann::json list = nlohmann::json::parse(*text);
@@ -116,6 +118,19 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   const auto fatbin = ReadUntrustedFile(list["fatbins"][0].get<std::string>(), 64u << 20);
   ASSERT_TRUE(fatbin.ok());
   EXPECT_TRUE(IsOneFatbin(std::vector<char>(fatbin->begin(), fatbin->end())));
+
+  // Bytes of the student's own in the section: the object is refused, not replayed linked.
+  std::ofstream(dir + "/s.cu")
+      << "__attribute__((section(\".nv_fatbin\"), used)) const char extra[16] = {1};\n"
+         "__global__ void k(float* p) { p[0] = 1; }\n";
+  Command c;
+  c.argv = {manifest.nvcc, "-c", "-arch=sm_90", dir + "/s.cu", "-o", dir + "/s.o"};
+  c.timeout_seconds = 120;
+  ASSERT_TRUE(runner.Run(c).Succeeded());
+  const DeviceCodeOutcome mixed =
+      WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"}, {dir + "/k.ptx"}, program, dir + "/kit");
+  EXPECT_FALSE(mixed.written);
+  EXPECT_EQ(mixed.mixed_section, 1);
   fs::remove_all(dir);
 }
 

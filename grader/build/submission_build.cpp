@@ -402,7 +402,16 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const std::string program = KitReplayProgram(work_dir);
     const auto ptx = program.empty() ? Result<std::vector<std::string>>(MakeError("no program"))
                                      : Ptx(src_dir, work_dir + "/ptx");
-    if (ptx) (void)WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
+    if (ptx) {
+      const DeviceCodeOutcome code = WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
+      if (code.mixed_section >= 0)
+        return Failure(
+            "compile",
+            spec_.student_files.at(code.mixed_section) +
+                ": its object's .nv_fatbin section holds more than the device code nvcc made for "
+                "it (a `section` attribute or directive naming it?). The grader runs your kernels "
+                "from that section: leave it to nvcc.");
+    }
   }
   out.ok = true;
   return out;
