@@ -77,7 +77,8 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
     cut.argv = {"objcopy", "-O", "binary", "--only-section=.nv_fatbin", objects[i], out};
     cut.timeout_seconds = 30;
     const ProcessResult r = runner.Run(cut);
-    if (!r.Succeeded()) return fault("objcopy could not cut the device code out (" + r.Describe() + ")");
+    if (!r.Succeeded())
+      return fault("objcopy could not cut the device code out (" + r.Describe() + ")");
     const auto bytes = ReadUntrustedFile(out, kMaxFatbinBytes);
     if (!bytes.ok()) return fault("no device code in " + objects[i] + ": " + bytes.error());
     if (!IsOneFatbin(std::vector<char>(bytes->begin(), bytes->end()))) {
@@ -97,8 +98,8 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
   if (!symbols.ok()) return fault("the program's symbols are missing: " + symbols.error());
   const json listed = json::parse(*symbols, nullptr, false);
   if (!listed.is_object()) return fault("the program's symbols cannot be read");
-  const Status written = WriteUntrustedFile(DeviceCodePath(executable),
-                                            DeviceCodeJson(program, fatbins, listed, constants).dump());
+  const Status written = WriteUntrustedFile(
+      DeviceCodePath(executable), DeviceCodeJson(program, fatbins, listed, constants).dump());
   if (!written) return fault(written.error());
   outcome.written = true;
   return outcome;

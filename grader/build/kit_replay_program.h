@@ -30,8 +30,8 @@ std::string DeviceCodePath(const std::string& executable);
 std::vector<std::string> ConstantNamesFromPtx(const std::string& ptx);
 
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
-// "variable_names": [...], "constant_names": [...]}, the names from the program's symbols (student_image.h,
-// StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}).
+// "variable_names": [...], "constant_names": [...]}, the names from the program's symbols
+// (student_image.h, StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}).
 nlohmann::json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
                               const nlohmann::json& symbols,
                               const std::vector<std::string>& constant_names);

@@ -1,7 +1,6 @@
 #include "kit_replay_program.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdint>
@@ -57,8 +56,7 @@ TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
   EXPECT_EQ(list["program"], "/w/kit_replay");
   EXPECT_EQ(list["fatbins"], nlohmann::json::array({"/w/harness.fatbin0"}));
   EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z9my_kernelPf"]])"));
-  EXPECT_EQ(list["variable_names"],
-            nlohmann::json::parse(R"([[8192, "_ZL16d_scratch_values"]])"));
+  EXPECT_EQ(list["variable_names"], nlohmann::json::parse(R"([[8192, "_ZL16d_scratch_values"]])"));
 }
 
 // As nvcc 13 writes them (compute_90): __device__ variables are .global, __constant__ ones .const,
@@ -88,9 +86,10 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
       (fs::temp_directory_path() / ("labkit_kit_replay_" + std::to_string(getpid()))).string();
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir + "/k.cu") << "__constant__ int c_side;\n"
-                                  "__device__ float d_values[8];\n"
-                                  "__global__ void scale(float* p) { p[0] = d_values[0] * c_side; }\n";
+  std::ofstream(dir + "/k.cu")
+      << "__constant__ int c_side;\n"
+         "__device__ float d_values[8];\n"
+         "__global__ void scale(float* p) { p[0] = d_values[0] * c_side; }\n";
   SystemProcessRunner runner;
   for (const std::vector<std::string>& argv :
        {std::vector<std::string>{manifest.nvcc, "-c", "-arch=sm_90", dir + "/k.cu", "-o",
@@ -127,8 +126,8 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   c.argv = {manifest.nvcc, "-c", "-arch=sm_90", dir + "/s.cu", "-o", dir + "/s.o"};
   c.timeout_seconds = 120;
   ASSERT_TRUE(runner.Run(c).Succeeded());
-  const DeviceCodeOutcome mixed =
-      WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"}, {dir + "/k.ptx"}, program, dir + "/kit");
+  const DeviceCodeOutcome mixed = WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"},
+                                                  {dir + "/k.ptx"}, program, dir + "/kit");
   EXPECT_FALSE(mixed.written);
   EXPECT_EQ(mixed.mixed_section, 1);
   fs::remove_all(dir);

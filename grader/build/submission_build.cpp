@@ -129,9 +129,9 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
   return cmd;
 }
 
-std::vector<std::string> SubmissionBuilder::GpuLinkCommand(
-    const std::vector<std::string>& libs, const std::vector<std::string>& objects,
-    const std::string& executable) const {
+std::vector<std::string> SubmissionBuilder::GpuLinkCommand(const std::vector<std::string>& libs,
+                                                           const std::vector<std::string>& objects,
+                                                           const std::string& executable) const {
   // --wrap: the harness sees every launch and copy (common/harness/link_wraps.h).
   std::vector<std::string> cmd = {manifest_.nvcc, GpuArchFlag(), "-o", executable};
   AddWraps(cmd, kGpuLinkWraps, /*nvcc=*/true);
@@ -403,7 +403,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const auto ptx = program.empty() ? Result<std::vector<std::string>>(MakeError("no program"))
                                      : Ptx(src_dir, work_dir + "/ptx");
     if (ptx) {
-      const DeviceCodeOutcome code = WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
+      const DeviceCodeOutcome code =
+          WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
       if (code.mixed_section >= 0)
         return Failure(
             "compile",

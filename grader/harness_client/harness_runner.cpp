@@ -139,11 +139,11 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.harness_error = "the grader could not write the harness's inputs: " + written.error();
     return run;
   }
-  run.process = RunHarnessProcess(
-      runner,
-      HarnessCommand(kit_program.empty() ? executable : kit_program, dir, options,
-                     options.replay ? "--replay" : "", !kit_program.empty()),
-      dir, options);
+  run.process =
+      RunHarnessProcess(runner,
+                        HarnessCommand(kit_program.empty() ? executable : kit_program, dir, options,
+                                       options.replay ? "--replay" : "", !kit_program.empty()),
+                        dir, options);
 
   for (const MatrixCase& c : cases) run.cases.push_back({c.id});
   ReadResponse(dir, run);

@@ -141,13 +141,12 @@ TEST_F(RecordSharing, ASanitizerRunOfSomeCasesUnderOtherIdsReplaysTheFirstRecord
 // beside its request and the names to find the kernels by.
 TEST_F(RecordSharing, OnAGpuTheReplayRunsInTheKitsOwnProgram) {
   std::ofstream(dir_ + "/harness.fatbin0") << "device code";
-  std::ofstream(executable_ + ".device_code.json")
-      << json{{"program", dir_ + "/kit_replay"},
-              {"fatbins", {dir_ + "/harness.fatbin0"}},
-              {"kernel_names", json::parse(R"([[100, "_Z6kernelPf"]])")},
-              {"variable_names", json::array()},
-              {"constant_names", json::array({"c_side"})}}
-             .dump();
+  std::ofstream(executable_ + ".device_code.json") << json{
+      {"program", dir_ + "/kit_replay"},
+      {"fatbins", {dir_ + "/harness.fatbin0"}},
+      {"kernel_names", json::parse(R"([[100, "_Z6kernelPf"]])")},
+      {"variable_names", json::array()},
+      {"constant_names", json::array({"c_side"})}}.dump();
   ExpectAllOk(Run("default", Replayed(), {kSmall}));
   ASSERT_EQ(harness_.commands.size(), 2u);
   EXPECT_EQ(harness_.commands[0].argv.at(0), executable_);

@@ -125,7 +125,8 @@ InitialDeviceState::InitialDeviceState(const StudentImage& image) {
 void InitialDeviceState::Restore() const {
   for (const Variable& v : variables_) {
     if (v.device != nullptr)
-      LABKIT_CUDA_CHECK(cudaMemcpy(v.device, v.bytes.data(), v.bytes.size(), cudaMemcpyHostToDevice));
+      LABKIT_CUDA_CHECK(
+          cudaMemcpy(v.device, v.bytes.data(), v.bytes.size(), cudaMemcpyHostToDevice));
     else
       WriteVariable(v.symbol, v.bytes);
   }

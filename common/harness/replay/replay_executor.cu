@@ -163,8 +163,7 @@ class PlanReplay::Impl {
         if (!Starts(image_.kernels, op.image) || kernel == nullptr)
           return "cudaFuncSetAttribute on something not a kernel";
         KeepAttributeBeforeChange(kernel, op.value);
-        LABKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel,
-                                               static_cast<cudaFuncAttribute>(op.value),
+        LABKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, static_cast<cudaFuncAttribute>(op.value),
                                                static_cast<int>(op.attribute_value)));
         return "";
       }
@@ -257,8 +256,8 @@ class PlanReplay::Impl {
     std::memcpy(closure.data(), bytes.data(), bytes.size());
     const auto runner = reinterpret_cast<void (*)(const void*)>(ImageAddress(op.runner));
     emu::detail::launch(emu::detail::LaunchRequest{
-        kernel, grid, block, op.shared_bytes, nullptr, runner, closure.data(),
-        pointers.data(), static_cast<int>(pointers.size()), bytes.size()});
+        kernel, grid, block, op.shared_bytes, nullptr, runner, closure.data(), pointers.data(),
+        static_cast<int>(pointers.size()), bytes.size()});
 #else
     std::vector<ParamSlot> slots;
     if (!ParamLayout(kernel, slots)) return "a launch the grader cannot repeat";

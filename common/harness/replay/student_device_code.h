@@ -1,5 +1,5 @@
-// GPU backend (student_device_code_gpu.cu), the kit's own replay program (docs/THREAT_MODEL.md): the
-// student's device code without any of their host code. labgrade cuts the fatbinary out of each
+// GPU backend (student_device_code_gpu.cu), the kit's own replay program (docs/THREAT_MODEL.md):
+// the student's device code without any of their host code. labgrade cuts the fatbinary out of each
 // student object (the `.nv_fatbin` section nvcc wrote) and names, by the offsets the record run's
 // plans use, the kernels and variables it holds; this loads the fatbinaries as CUDA libraries and
 // hands the replay the library's kernel handles and variables' device addresses in place of the

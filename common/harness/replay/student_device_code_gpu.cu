@@ -1,5 +1,3 @@
-#include "student_device_code.h"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <map>
 #include <regex>
 #include <vector>
+
+#include "student_device_code.h"
 
 namespace labkit::replay {
 namespace {
