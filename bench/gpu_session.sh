@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
-#   bench/gpu_session.sh build tests bench trace throughput lab02 contexts read_counters
+#   bench/gpu_session.sh build tests bench trace throughput lab02 contexts library_reload read_counters
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
@@ -85,6 +85,23 @@ stage_contexts() {
     rm -f "$out"/contexts-*.txt
   done
   rm -f "$out/context_cost"
+}
+
+# What a warm replay process would pay per submission (bench/library_reload_cost.cu): lab 03's
+# solution as a fatbinary loaded, one kernel run and unloaded, 50 turns, alone and sixteen at once
+# (one work queue per context, as the harness runs), beside the contexts stage's process per run.
+stage_library_reload() {
+  nvcc -O2 -o "$out/library_reload_cost" bench/library_reload_cost.cu || return 1
+  nvcc -fatbin -O3 -arch=native -Ilabs/03_tiled_matmul solutions/03_tiled_matmul/matmul.cu \
+      -o "$out/solution.fatbin" || return 1
+  local run=("$out/library_reload_cost" "$out/solution.fatbin" _Z19matmul_tiled_kernelPKfS0_Pfiii 50)
+  CUDA_DEVICE_MAX_CONNECTIONS=1 "${run[@]}" >"$out/reload-alone.txt" || return 1
+  local i
+  for i in $(seq 16); do CUDA_DEVICE_MAX_CONNECTIONS=1 "${run[@]}" >"$out/reload-$i.txt" & done
+  wait
+  cat "$out"/reload-[0-9]*.txt | awk -v alone="$(cat "$out/reload-alone.txt")" \
+    '{c += $1; m += $2; if ($3 > w) w = $3} END {split(alone, a, " "); printf "library turn (load, launch, wait, unload): alone context %.3f s, turn %.2f ms (worst %.2f); 16 at once context %.3f s, turn %.2f ms (worst %.2f), means of the processes\n", a[1], a[2], a[3], c / NR, m / NR, w}'
+  rm -f "$out"/reload-*.txt "$out/library_reload_cost" "$out/solution.fatbin"
 }
 
 # Which profiler counters see each way a kernel reads global memory (bench/global_read_probe.cu),
