@@ -36,9 +36,10 @@ std::string DeviceCodePath(const std::string& executable) {
   return executable + ".device_code.json";
 }
 
-std::vector<std::string> ConstantNamesFromPtx(const std::string& ptx) {
+std::vector<std::string> DeviceVariableNamesFromPtx(const std::string& ptx) {
   static const std::regex declaration(
-      R"(^[ \t]*(?:\.(?:visible|extern|weak)[ \t]+)*\.const[ \t]+(?:\.align[ \t]+[0-9]+[ \t]+)?)"
+      R"(^[ \t]*(?:\.(?:visible|extern|weak)[ \t]+)*\.(?:const|global)[ \t]+)"
+      R"((?:\.align[ \t]+[0-9]+[ \t]+)?)"
       R"((?:\.v[0-9][ \t]+)?\.[a-z0-9]+[ \t]+([A-Za-z_$][A-Za-z0-9_$]*))",
       std::regex::multiline);
   std::vector<std::string> names;
@@ -49,10 +50,10 @@ std::vector<std::string> ConstantNamesFromPtx(const std::string& ptx) {
 }
 
 json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
-                    const json& symbols, const std::vector<std::string>& constant_names) {
+                    const json& symbols, const std::vector<std::string>& device_variable_names) {
   json list = {{"program", program},
                {"fatbins", fatbins},
-               {"constant_names", constant_names},
+               {"device_variable_names", device_variable_names},
                {"kernel_names", json::array()},
                {"variable_names", json::array()}};
   for (const auto& [name, entry] : symbols.items()) {
@@ -87,19 +88,19 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
     }
     fatbins.push_back(out);
   }
-  std::vector<std::string> constants;
+  std::vector<std::string> variables;
   for (const std::string& file : ptx) {
     const auto text = ReadUntrustedFile(file, 256u << 20);
-    if (!text.ok()) return fault("the PTX of the submission cannot be read: " + text.error());
-    const std::vector<std::string> own = ConstantNamesFromPtx(*text);
-    constants.insert(constants.end(), own.begin(), own.end());
+    if (!text.ok()) continue;  // names to try, no more: the host's names still give most
+    const std::vector<std::string> own = DeviceVariableNamesFromPtx(*text);
+    variables.insert(variables.end(), own.begin(), own.end());
   }
   const auto symbols = ReadUntrustedFile(StudentSymbolsPath(executable), 64u << 20);
   if (!symbols.ok()) return fault("the program's symbols are missing: " + symbols.error());
   const json listed = json::parse(*symbols, nullptr, false);
   if (!listed.is_object()) return fault("the program's symbols cannot be read");
   const Status written = WriteUntrustedFile(
-      DeviceCodePath(executable), DeviceCodeJson(program, fatbins, listed, constants).dump());
+      DeviceCodePath(executable), DeviceCodeJson(program, fatbins, listed, variables).dump());
   if (!written) return fault(written.error());
   outcome.written = true;
   return outcome;

@@ -3,7 +3,8 @@
 // each student object, the fatbinary nvcc put in it (its `.nv_fatbin` section, cut out with
 // objcopy); and beside the linked program a list (`<program>.device_code.json`) of those files,
 // the program to run, and the mangled names of the kernels and variables the record run's plans
-// name by offset. Without the list the replays run in the linked program, as before.
+// name by offset. A GPU build without the list is the grader's fault, never a replay in the
+// student's own program.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,17 +25,18 @@ bool IsOneFatbin(const std::vector<char>& bytes);
 // DeviceCode).
 std::string DeviceCodePath(const std::string& executable);
 
-// The __constant__ variables a PTX file declares (`.const .align 4 .b8 _ZN2ns6coeffsE[16];`), by
-// their names on the device: the kit's replay program notes a copy of device memory into one as
-// nvcc's own program would (device_to_constant, which the measured technique refuses).
-std::vector<std::string> ConstantNamesFromPtx(const std::string& ptx);
+// The variables a PTX file declares in global or constant memory (`.const .align 4 .b8
+// _ZN2ns6coeffsE[16];`), by their names on the device: names for the kit's replay program to try
+// (device_names.h), for internal ones that the host's names alone do not give. Which of them is
+// __constant__ the replay program asks the GPU of the code it loaded, not this second compile.
+std::vector<std::string> DeviceVariableNamesFromPtx(const std::string& ptx);
 
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
-// "variable_names": [...], "constant_names": [...]}, the names from the program's symbols
+// "variable_names": [...], "device_variable_names": [...]}, the names from the program's symbols
 // (student_image.h, StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}).
 nlohmann::json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
                               const nlohmann::json& symbols,
-                              const std::vector<std::string>& constant_names);
+                              const std::vector<std::string>& device_variable_names);
 
 struct DeviceCodeOutcome {
   bool written = false;
@@ -42,11 +44,11 @@ struct DeviceCodeOutcome {
   // student's source put bytes there. The build refuses it, so that no submission can send its
   // replays back into its own program (where its static initialisers run) on purpose.
   int mixed_section = -1;
-  std::string kit_fault;  // else why the list was not written (the replays then run linked)
+  std::string kit_fault;  // else why the list was not written: the grader's fault
 };
 
 // Cuts each object's fatbinary out beside `executable` and writes the list.
-// `ptx`: the student's files compiled to PTX (SubmissionBuilder::Ptx).
+// `ptx`: the student's files compiled to PTX (SubmissionBuilder::Ptx), or none.
 DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
                                   const std::vector<std::string>& ptx,
                                   const std::string& executable, const std::string& program);

@@ -52,7 +52,7 @@ TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
                                   {"broken", {"x", 1, "code"}}};
   const nlohmann::json list =
       DeviceCodeJson("/w/kit_replay", {"/w/harness.fatbin0"}, symbols, {"c_side"});
-  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"c_side"}));
   EXPECT_EQ(list["program"], "/w/kit_replay");
   EXPECT_EQ(list["fatbins"], nlohmann::json::array({"/w/harness.fatbin0"}));
   EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z9my_kernelPf"]])"));
@@ -61,7 +61,7 @@ TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
 
 // As nvcc 13 writes them (compute_90): __device__ variables are .global, __constant__ ones .const,
 // a namespace's under their mangled names.
-TEST(KitReplayProgram, ConstantVariablesAreReadOffThePtx) {
+TEST(KitReplayProgram, DeviceVariablesAreReadOffThePtx) {
   const std::string ptx =
       ".global .align 4 .b8 d_scratch_values[256];\n"
       ".const .align 4 .u32 c_side_value;\n"
@@ -69,8 +69,9 @@ TEST(KitReplayProgram, ConstantVariablesAreReadOffThePtx) {
       ".const .align 4 .b8 _ZN2ns6coeffsE[16];\n"
       "\t.visible .const .align 8 .b8 c_table[64];\n"
       "\tld.const.u32 %r1, [c_side_value];\n";
-  EXPECT_EQ(ConstantNamesFromPtx(ptx),
-            (std::vector<std::string>{"c_side_value", "_ZN2ns6coeffsE", "c_table"}));
+  EXPECT_EQ(DeviceVariableNamesFromPtx(ptx),
+            (std::vector<std::string>{"d_scratch_values", "c_side_value", "s_hidden_count",
+                                      "_ZN2ns6coeffsE", "c_table"}));
 }
 
 // With the kit's own nvcc (none on a machine without the CUDA toolkit): the fatbinary cut out of a
@@ -111,7 +112,7 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   ASSERT_TRUE(text.ok()) << text.error();
   const nlohmann::json list = nlohmann::json::parse(*text);
   EXPECT_EQ(list["program"], dir + "/kit");
-  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"c_side", "d_values"}));
   EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z5scalePf"]])"));
   ASSERT_EQ(list["fatbins"].size(), 1u);
   const auto fatbin = ReadUntrustedFile(list["fatbins"][0].get<std::string>(), 64u << 20);

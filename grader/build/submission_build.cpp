@@ -395,24 +395,27 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
                                               out.executable + ".image.json", constant_names);
   if (!image.empty())
     return Failure("toolchain", "the grader could not list the program: " + image);
-  // The kit's replay program and the student's device code for it (kit_replay_program.h). Where
-  // either cannot be made, the replays run in the linked program, as they did before it.
+  // The kit's replay program and the student's device code for it (kit_replay_program.h): on a
+  // GPU every replay runs there, never in the student's own program.
   fs::remove(DeviceCodePath(out.executable), ec);
-  if (backend == Backend::kGpu) {
+  if (backend == Backend::kGpu && !manifest_.gpu_replay_libs.empty()) {
     const std::string program = KitReplayProgram(work_dir);
-    const auto ptx = program.empty() ? Result<std::vector<std::string>>(MakeError("no program"))
-                                     : Ptx(src_dir, work_dir + "/ptx");
-    if (ptx) {
-      const DeviceCodeOutcome code =
-          WriteDeviceCode(runner_, objects, *ptx, out.executable, program);
-      if (code.mixed_section >= 0)
-        return Failure(
-            "compile",
-            spec_.student_files.at(code.mixed_section) +
-                ": its object's .nv_fatbin section holds more than the device code nvcc made for "
-                "it (a `section` attribute or directive naming it?). The grader runs your kernels "
-                "from that section: leave it to nvcc.");
-    }
+    if (program.empty())
+      return Failure("toolchain", "the grader could not link its own replay program");
+    // The PTX only names variables to look for: a file nvcc cannot compile to PTX names none.
+    const auto ptx = Ptx(src_dir, work_dir + "/ptx");
+    const DeviceCodeOutcome code = WriteDeviceCode(
+        runner_, objects, ptx ? *ptx : std::vector<std::string>{}, out.executable, program);
+    if (code.mixed_section >= 0)
+      return Failure(
+          "compile",
+          spec_.student_files.at(code.mixed_section) +
+              ": its object's .nv_fatbin section holds more than the device code nvcc made for it "
+              "(a `section` attribute or directive naming it?). The grader runs your kernels from "
+              "that section: leave it to nvcc.");
+    if (!code.written)
+      return Failure("toolchain", "the grader could not take the device code out of the "
+                                  "submission's objects: " + code.kit_fault);
   }
   out.ok = true;
   return out;

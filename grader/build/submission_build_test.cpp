@@ -287,7 +287,11 @@ TEST(SubmissionBuild, TheKitReplayProgramIsLinkedWithoutTheStudentsObjects) {
   const LabSpec spec = TinySpec();
   SubmissionBuilder builder(runner, f.manifest, spec);
   const std::string work = f.root + "/work";
-  EXPECT_TRUE(builder.Build(f.src, work, Backend::kGpu, Flavour::kDefault).ok);
+  // The fake tools leave no fatbinary behind: that is the grader's fault, never a replay in the
+  // student's own program.
+  const BuildOutcome out = builder.Build(f.src, work, Backend::kGpu, Flavour::kDefault);
+  EXPECT_FALSE(out.ok);
+  EXPECT_EQ(out.stage, "toolchain");
   const std::string object = work + "/matmul.cu.o";
   std::vector<std::string> kit_link, student_link, cut;
   for (const Command& c : runner.commands) {
@@ -303,6 +307,29 @@ TEST(SubmissionBuild, TheKitReplayProgramIsLinkedWithoutTheStudentsObjects) {
   EXPECT_TRUE(Holds(student_link, object));
   EXPECT_EQ(cut, (std::vector<std::string>{"objcopy", "-O", "binary", "--only-section=.nv_fatbin",
                                            object, work + "/harness.fatbin0"}));
+}
+
+TEST(SubmissionBuild, AKitReplayProgramThatDoesNotLinkIsTheGradersFault) {
+  Folders f;
+  f.manifest.nvcc = "nvcc";
+  f.manifest.gpu_libs["03_tiled_matmul"] = {"lab.a", "harness.a"};
+  f.manifest.gpu_replay_libs = {"replay_only.a", "harness.a"};
+  const LabSpec spec = TinySpec();
+  const std::string work = f.root + "/work";
+  int kit_link = -1;  // where the kit program's link comes among the build's commands
+  {
+    FakeRunner runner;
+    SubmissionBuilder(runner, f.manifest, spec).Build(f.src, work, Backend::kGpu, Flavour::kDefault);
+    for (std::size_t i = 0; i < runner.commands.size(); ++i)
+      if (Holds(runner.commands[i].argv, work + "/kit_replay")) kit_link = static_cast<int>(i);
+  }
+  ASSERT_GE(kit_link, 0);
+  FakeRunner runner;
+  runner.fail_at = kit_link;
+  const BuildOutcome out =
+      SubmissionBuilder(runner, f.manifest, spec).Build(f.src, work, Backend::kGpu, Flavour::kDefault);
+  EXPECT_EQ(out.stage, "toolchain");
+  EXPECT_NE(out.message.find("could not link its own replay program"), std::string::npos);
 }
 
 // free_of_fma only where objdump listed every object of x86-64 code and none held an FMA: the

@@ -143,7 +143,8 @@ std::string UseKitReplayProgram(const std::string& executable, const std::string
   student_image["device_code"] = {{"fatbins", names},
                                   {"kernel_names", list.value("kernel_names", json::array())},
                                   {"variable_names", list.value("variable_names", json::array())},
-                                  {"constant_names", list.value("constant_names", json::array())}};
+                                  {"device_variable_names",
+                                   list.value("device_variable_names", json::array())}};
   return list["program"].get<std::string>();
 }
 

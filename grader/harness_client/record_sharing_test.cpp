@@ -146,7 +146,7 @@ TEST_F(RecordSharing, OnAGpuTheReplayRunsInTheKitsOwnProgram) {
       {"fatbins", {dir_ + "/harness.fatbin0"}},
       {"kernel_names", json::parse(R"([[100, "_Z6kernelPf"]])")},
       {"variable_names", json::array()},
-      {"constant_names", json::array({"c_side"})}}.dump();
+      {"device_variable_names", json::array({"c_side"})}}.dump();
   ExpectAllOk(Run("default", Replayed(), {kSmall}));
   ASSERT_EQ(harness_.commands.size(), 2u);
   EXPECT_EQ(harness_.commands[0].argv.at(0), executable_);
@@ -157,7 +157,7 @@ TEST_F(RecordSharing, OnAGpuTheReplayRunsInTheKitsOwnProgram) {
   const json& code = request.at("student_image").at("device_code");
   EXPECT_EQ(code.at("fatbins"), json::array({"student0.fatbin"}));
   EXPECT_EQ(code.at("kernel_names"), json::parse(R"([[100, "_Z6kernelPf"]])"));
-  EXPECT_EQ(code.at("constant_names"), json::array({"c_side"}));
+  EXPECT_EQ(code.at("device_variable_names"), json::array({"c_side"}));
   std::string copied;
   std::getline(std::ifstream(dir_ + "/default/student0.fatbin"), copied);
   EXPECT_EQ(copied, "device code");

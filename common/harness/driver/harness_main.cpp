@@ -30,6 +30,7 @@
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
 #include "student_call.h"
+#include "student_image_request.h"
 #include "timing_stats.h"
 
 // Labs without query exercises do not define lab_queries(); a lab's own definition wins.
@@ -241,33 +242,6 @@ std::vector<float> stand_in_values(std::size_t count) {
   return v;
 }
 
-// (offset, size) pairs from labgrade's list of what a plan may use.
-std::vector<labkit::replay::ImageRange> image_ranges(const json& list) {
-  std::vector<labkit::replay::ImageRange> ranges;
-  for (const auto& r : list) ranges.push_back({r.at(0).get<int64_t>(), r.at(1).get<int64_t>()});
-  return ranges;
-}
-
-labkit::replay::StudentImage student_image(const json& request) {
-  labkit::replay::StudentImage image;
-  if (!request.contains("student_image")) return image;
-  const json& s = request["student_image"];
-  image.kernels = image_ranges(s.at("kernels"));
-  image.runners = image_ranges(s.at("runners"));
-  image.variables = image_ranges(s.at("variables"));
-  if (s.contains("constants")) image.constants = image_ranges(s.at("constants"));
-  if (s.contains("global_data")) image.global_data = image_ranges(s.at("global_data"));
-  if (s.contains("watched_data")) image.watched_data = image_ranges(s.at("watched_data"));
-  if (s.contains("device_code")) {
-    const json& code = s["device_code"];
-    image.fatbins = code.at("fatbins").get<std::vector<std::string>>();
-    image.kernel_names = code.at("kernel_names").get<decltype(image.kernel_names)>();
-    image.variable_names = code.at("variable_names").get<decltype(image.variable_names)>();
-    image.constant_names = code.value("constant_names", std::vector<std::string>());
-  }
-  return image;
-}
-
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
@@ -456,7 +430,7 @@ int main(int argc, char** argv) {
     const std::string request_path = argv[first];
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
     mode.plan_dir = dir;
-    mode.image = student_image(request);
+    mode.image = labkit::StudentImageOf(request);
     labkit::replay::CountVariablesAsGlobalMemory(mode.image);
     const ExerciseRef ref = parse_exercise(request.at("exercise"));
     static const auto exercises = labkit::lab_exercises();

@@ -39,7 +39,8 @@ struct StudentImage {
   // program and reaches its kernels and variables at their offsets.
   std::vector<std::string> fatbins;
   std::vector<std::pair<int64_t, std::string>> kernel_names, variable_names;
-  std::vector<std::string> constant_names;  // the device names of the __constant__ variables
+  // The device variables the student's PTX declares, as names to try (device_names.h).
+  std::vector<std::string> device_variable_names;
 };
 
 // One of the harness's host arrays in the replay, in the place of the record run's array of the

@@ -1,13 +1,13 @@
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <regex>
+#include <optional>
 #include <vector>
 
+#include "device_names.h"
 #include "student_device_code.h"
 
 namespace labkit::replay {
@@ -38,23 +38,6 @@ bool ReadBounded(const std::string& path, std::vector<char>& bytes) {
   return bytes.size() <= kMaxFatbinBytes && !bytes.empty();
 }
 
-// The names a variable's host shadow may have on the device. nvcc makes the shadow of a
-// namespace-scope variable internal to the host object (`_ZL16d_scratch_values`,
-// `_ZN2nsL1vE`), while the device keeps the variable's own name (`d_scratch_values`,
-// `_ZN2ns1vE`).
-std::vector<std::string> DeviceNamesOf(const std::string& host) {
-  std::vector<std::string> names;
-  static const std::regex unscoped("_ZL[0-9]+([A-Za-z_][A-Za-z0-9_]*)");
-  std::smatch m;
-  if (std::regex_match(host, m, unscoped) &&
-      std::to_string(m[1].length()) == host.substr(3, host.size() - 3 - m[1].length()))
-    names.push_back(m[1]);
-  static const std::regex scoped("(_ZN.*)L([0-9]+[A-Za-z_][A-Za-z0-9_]*E)");
-  if (std::regex_match(host, m, scoped)) names.push_back(m[1].str() + m[2].str());
-  names.push_back(host);
-  return names;
-}
-
 // Every kernel of `library` by its mangled name: enumerated, so that no lookup of a name the
 // library lacks fails (compute-sanitizer reports a failed call of the program's).
 std::map<std::string, cudaKernel_t> KernelsOf(cudaLibrary_t library) {
@@ -70,6 +53,55 @@ std::map<std::string, cudaKernel_t> KernelsOf(cudaLibrary_t library) {
       by_name.emplace(name, k);
   }
   return by_name;
+}
+
+// The variable `name` in the first of `libraries` that has it.
+std::optional<DeviceVariable> GlobalNamed(const std::vector<cudaLibrary_t>& libraries,
+                                         const std::string& name) {
+  for (cudaLibrary_t library : libraries) {
+    void* address = nullptr;
+    std::size_t bytes = 0;
+    if (cudaLibraryGetGlobal(&address, &bytes, library, name.c_str()) == cudaSuccess)
+      return DeviceVariable{static_cast<char*>(address), bytes, false};
+    (void)cudaGetLastError();
+  }
+  return std::nullopt;
+}
+
+// Whether each address is in the constant state space, asked of the GPU itself about the code
+// that was loaded (a second compile's PTX could say otherwise: its __TIME__ differs).
+__global__ void ProbeConstantSpace(const char* const* addresses, int count, unsigned* constant) {
+  for (int i = threadIdx.x; i < count; i += blockDim.x) constant[i] = __isConstant(addresses[i]);
+}
+
+std::string MarkConstantVariables(std::map<int64_t, DeviceVariable>& variables) {
+  if (variables.empty()) return "";
+  std::vector<const char*> addresses;
+  for (const auto& [offset, v] : variables) addresses.push_back(v.address);
+  const int count = static_cast<int>(addresses.size());
+  const char** device_addresses = nullptr;
+  unsigned* device_constant = nullptr;
+  std::vector<unsigned> constant(addresses.size(), 0);
+  cudaError_t e = cudaMalloc(&device_addresses, sizeof(const char*) * addresses.size());
+  if (e == cudaSuccess) e = cudaMalloc(&device_constant, sizeof(unsigned) * addresses.size());
+  if (e == cudaSuccess)
+    e = cudaMemcpy(device_addresses, addresses.data(), sizeof(const char*) * addresses.size(),
+                   cudaMemcpyHostToDevice);
+  if (e == cudaSuccess) {
+    ProbeConstantSpace<<<1, 128>>>(device_addresses, count, device_constant);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess)
+    e = cudaMemcpy(constant.data(), device_constant, sizeof(unsigned) * constant.size(),
+                   cudaMemcpyDeviceToHost);
+  cudaFree(device_addresses);
+  cudaFree(device_constant);
+  if (e != cudaSuccess)
+    return std::string("cannot tell the student's __constant__ variables (") +
+           cudaGetErrorName(e) + ")";
+  std::size_t i = 0;
+  for (auto& [offset, v] : variables) v.constant = constant[i++] != 0;
+  return "";
 }
 
 }  // namespace
@@ -93,26 +125,22 @@ std::string LoadStudentDeviceCode(const StudentImage& image, const std::string& 
     state.libraries.push_back(library);
     kernels.merge(KernelsOf(library));
   }
-  for (const auto& [offset, name] : image.kernel_names)
-    if (const auto it = kernels.find(name); it != kernels.end()) state.kernels[offset] = it->second;
+  std::vector<std::string> kernel_names;
+  for (const auto& [name, kernel] : kernels) kernel_names.push_back(name);
+  for (const auto& [offset, host_name] : image.kernel_names)
+    for (const std::string& name : DeviceNameCandidates(host_name, kernel_names))
+      if (const auto it = kernels.find(name); it != kernels.end()) {
+        state.kernels[offset] = it->second;
+        break;
+      }
   // A name the libraries lack is a host variable of the student's, not a device one.
   for (const auto& [offset, host_name] : image.variable_names)
-    for (const std::string& name : DeviceNamesOf(host_name)) {
-      bool found = false;
-      for (cudaLibrary_t library : state.libraries) {
-        void* address = nullptr;
-        std::size_t bytes = 0;
-        if (cudaLibraryGetGlobal(&address, &bytes, library, name.c_str()) == cudaSuccess) {
-          const bool constant = std::find(image.constant_names.begin(), image.constant_names.end(),
-                                          name) != image.constant_names.end();
-          state.variables[offset] = {static_cast<char*>(address), bytes, constant};
-          found = true;
-          break;
-        }
-        (void)cudaGetLastError();
+    for (const std::string& name : DeviceNameCandidates(host_name, image.device_variable_names))
+      if (const std::optional<DeviceVariable> found = GlobalNamed(state.libraries, name)) {
+        state.variables[offset] = *found;
+        break;
       }
-      if (found) break;
-    }
+  if (const std::string why = MarkConstantVariables(state.variables); !why.empty()) return why;
   state.any = true;
   return "";
 }
