@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <regex>
 
 #include "student_image.h"
 #include "untrusted_file.h"
@@ -36,24 +35,15 @@ std::string DeviceCodePath(const std::string& executable) {
   return executable + ".device_code.json";
 }
 
-std::vector<std::string> DeviceVariableNamesFromPtx(const std::string& ptx) {
-  static const std::regex declaration(
-      R"(^[ \t]*(?:\.(?:visible|extern|weak)[ \t]+)*\.(?:const|global)[ \t]+)"
-      R"((?:\.align[ \t]+[0-9]+[ \t]+)?)"
-      R"((?:\.v[0-9][ \t]+)?\.[a-z0-9]+[ \t]+([A-Za-z_$][A-Za-z0-9_$]*))",
-      std::regex::multiline);
-  std::vector<std::string> names;
-  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), declaration);
-       it != std::sregex_iterator(); ++it)
-    names.push_back((*it)[1]);
-  return names;
-}
-
 json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
-                    const json& symbols, const std::vector<std::string>& device_variable_names) {
+                    const json& symbols, const FatbinVariables& variables) {
+  std::vector<std::string> all = variables.global;
+  all.insert(all.end(), variables.constant.begin(), variables.constant.end());
   json list = {{"program", program},
                {"fatbins", fatbins},
-               {"device_variable_names", device_variable_names},
+               {"device_variable_names", all},
+               {"constant_names", variables.constant},
+               {"constants_complete", variables.complete},
                {"kernel_names", json::array()},
                {"variable_names", json::array()}};
   for (const auto& [name, entry] : symbols.items()) {
@@ -64,7 +54,6 @@ json DeviceCodeJson(const std::string& program, const std::vector<std::string>& 
 }
 
 DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                                  const std::vector<std::string>& ptx,
                                   const std::string& executable, const std::string& program) {
   DeviceCodeOutcome outcome;
   auto fault = [&](const std::string& why) {
@@ -72,6 +61,8 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
     return outcome;
   };
   std::vector<std::string> fatbins;
+  FatbinVariables variables;
+  variables.complete = true;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string out = executable + ".fatbin" + std::to_string(i);
     Command cut;
@@ -86,14 +77,11 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
       outcome.mixed_section = static_cast<int>(i);
       return outcome;
     }
+    const FatbinVariables own = VariablesInFatbin(std::vector<char>(bytes->begin(), bytes->end()));
+    variables.constant.insert(variables.constant.end(), own.constant.begin(), own.constant.end());
+    variables.global.insert(variables.global.end(), own.global.begin(), own.global.end());
+    variables.complete = variables.complete && own.complete;
     fatbins.push_back(out);
-  }
-  std::vector<std::string> variables;
-  for (const std::string& file : ptx) {
-    const auto text = ReadUntrustedFile(file, 256u << 20);
-    if (!text.ok()) continue;  // names to try, no more: the host's names still give most
-    const std::vector<std::string> own = DeviceVariableNamesFromPtx(*text);
-    variables.insert(variables.end(), own.begin(), own.end());
   }
   const auto symbols = ReadUntrustedFile(StudentSymbolsPath(executable), 64u << 20);
   if (!symbols.ok()) return fault("the program's symbols are missing: " + symbols.error());

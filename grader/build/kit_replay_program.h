@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fatbin_variables.h"
 #include "process.h"
 
 namespace labkit {
@@ -25,18 +26,13 @@ bool IsOneFatbin(const std::vector<char>& bytes);
 // DeviceCode).
 std::string DeviceCodePath(const std::string& executable);
 
-// The variables a PTX file declares in global or constant memory (`.const .align 4 .b8
-// _ZN2ns6coeffsE[16];`), by their names on the device: names for the kit's replay program to try
-// (device_names.h), for internal ones that the host's names alone do not give. Which of them is
-// __constant__ the replay program asks the GPU of the code it loaded, not this second compile.
-std::vector<std::string> DeviceVariableNamesFromPtx(const std::string& ptx);
-
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
-// "variable_names": [...], "device_variable_names": [...]}, the names from the program's symbols
-// (student_image.h, StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}).
+// "variable_names": [...]} with the names from the program's symbols (student_image.h,
+// StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}), and the fatbinaries' own
+// variables (fatbin_variables.h): "device_variable_names" (all), "constant_names" and
+// "constants_complete".
 nlohmann::json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
-                              const nlohmann::json& symbols,
-                              const std::vector<std::string>& device_variable_names);
+                              const nlohmann::json& symbols, const FatbinVariables& variables);
 
 struct DeviceCodeOutcome {
   bool written = false;
@@ -48,9 +44,7 @@ struct DeviceCodeOutcome {
 };
 
 // Cuts each object's fatbinary out beside `executable` and writes the list.
-// `ptx`: the student's files compiled to PTX (SubmissionBuilder::Ptx), or none.
 DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                                  const std::vector<std::string>& ptx,
                                   const std::string& executable, const std::string& program);
 
 }  // namespace labkit

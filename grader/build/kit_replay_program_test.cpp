@@ -50,28 +50,19 @@ TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
   const nlohmann::json symbols = {{"_Z9my_kernelPf", {4096, 200, "code"}},
                                   {"_ZL16d_scratch_values", {8192, 256, "data"}},
                                   {"broken", {"x", 1, "code"}}};
+  FatbinVariables variables;
+  variables.global = {"d_values"};
+  variables.constant = {"c_side"};
+  variables.complete = true;
   const nlohmann::json list =
-      DeviceCodeJson("/w/kit_replay", {"/w/harness.fatbin0"}, symbols, {"c_side"});
-  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"c_side"}));
+      DeviceCodeJson("/w/kit_replay", {"/w/harness.fatbin0"}, symbols, variables);
+  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"d_values", "c_side"}));
+  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["constants_complete"], true);
   EXPECT_EQ(list["program"], "/w/kit_replay");
   EXPECT_EQ(list["fatbins"], nlohmann::json::array({"/w/harness.fatbin0"}));
   EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z9my_kernelPf"]])"));
   EXPECT_EQ(list["variable_names"], nlohmann::json::parse(R"([[8192, "_ZL16d_scratch_values"]])"));
-}
-
-// As nvcc 13 writes them (compute_90): __device__ variables are .global, __constant__ ones .const,
-// a namespace's under their mangled names.
-TEST(KitReplayProgram, DeviceVariablesAreReadOffThePtx) {
-  const std::string ptx =
-      ".global .align 4 .b8 d_scratch_values[256];\n"
-      ".const .align 4 .u32 c_side_value;\n"
-      ".global .align 4 .u32 s_hidden_count;\n"
-      ".const .align 4 .b8 _ZN2ns6coeffsE[16];\n"
-      "\t.visible .const .align 8 .b8 c_table[64];\n"
-      "\tld.const.u32 %r1, [c_side_value];\n";
-  EXPECT_EQ(DeviceVariableNamesFromPtx(ptx),
-            (std::vector<std::string>{"d_scratch_values", "c_side_value", "s_hidden_count",
-                                      "_ZN2ns6coeffsE", "c_table"}));
 }
 
 // With the kit's own nvcc (none on a machine without the CUDA toolkit): the fatbinary cut out of a
@@ -92,27 +83,26 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
          "__device__ float d_values[8];\n"
          "__global__ void scale(float* p) { p[0] = d_values[0] * c_side; }\n";
   SystemProcessRunner runner;
-  for (const std::vector<std::string>& argv :
-       {std::vector<std::string>{manifest.nvcc, "-c", "-arch=sm_90", dir + "/k.cu", "-o",
-                                 dir + "/k.o"},
-        std::vector<std::string>{manifest.nvcc, "-ptx", "-arch=compute_90", dir + "/k.cu", "-o",
-                                 dir + "/k.ptx"}}) {
+  {
     Command c;
-    c.argv = argv;
+    c.argv = {manifest.nvcc, "-c", "-arch=sm_90", dir + "/k.cu", "-o", dir + "/k.o"};
     c.timeout_seconds = 120;
-    ASSERT_TRUE(runner.Run(c).Succeeded()) << argv.at(1);
+    ASSERT_TRUE(runner.Run(c).Succeeded());
   }
   const std::string program = dir + "/harness";
   std::ofstream(StudentSymbolsPath(program))
       << R"({"_Z5scalePf": [4096, 64, "code"], "_ZL8d_values": [8192, 32, "data"]})";
   const DeviceCodeOutcome code =
-      WriteDeviceCode(runner, {dir + "/k.o"}, {dir + "/k.ptx"}, program, dir + "/kit");
+      WriteDeviceCode(runner, {dir + "/k.o"}, program, dir + "/kit");
   ASSERT_TRUE(code.written) << code.kit_fault;
   const auto text = ReadUntrustedFile(DeviceCodePath(program), 1 << 20);
   ASSERT_TRUE(text.ok()) << text.error();
   const nlohmann::json list = nlohmann::json::parse(*text);
   EXPECT_EQ(list["program"], dir + "/kit");
-  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"c_side", "d_values"}));
+  // Off the fatbinary's own symbol table: which is __constant__ is the loaded code's word.
+  EXPECT_EQ(list["device_variable_names"], nlohmann::json::array({"d_values", "c_side"}));
+  EXPECT_EQ(list["constant_names"], nlohmann::json::array({"c_side"}));
+  EXPECT_EQ(list["constants_complete"], true);
   EXPECT_EQ(list["kernel_names"], nlohmann::json::parse(R"([[4096, "_Z5scalePf"]])"));
   ASSERT_EQ(list["fatbins"].size(), 1u);
   const auto fatbin = ReadUntrustedFile(list["fatbins"][0].get<std::string>(), 64u << 20);
@@ -127,8 +117,8 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   c.argv = {manifest.nvcc, "-c", "-arch=sm_90", dir + "/s.cu", "-o", dir + "/s.o"};
   c.timeout_seconds = 120;
   ASSERT_TRUE(runner.Run(c).Succeeded());
-  const DeviceCodeOutcome mixed = WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"},
-                                                  {dir + "/k.ptx"}, program, dir + "/kit");
+  const DeviceCodeOutcome mixed =
+      WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"}, program, dir + "/kit");
   EXPECT_FALSE(mixed.written);
   EXPECT_EQ(mixed.mixed_section, 1);
   fs::remove_all(dir);

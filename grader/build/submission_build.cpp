@@ -402,10 +402,7 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const std::string program = KitReplayProgram(work_dir);
     if (program.empty())
       return Failure("toolchain", "the grader could not link its own replay program");
-    // The PTX only names variables to look for: a file nvcc cannot compile to PTX names none.
-    const auto ptx = Ptx(src_dir, work_dir + "/ptx");
-    const DeviceCodeOutcome code = WriteDeviceCode(
-        runner_, objects, ptx ? *ptx : std::vector<std::string>{}, out.executable, program);
+    const DeviceCodeOutcome code = WriteDeviceCode(runner_, objects, out.executable, program);
     if (code.mixed_section >= 0)
       return Failure(
           "compile",

@@ -144,7 +144,9 @@ std::string UseKitReplayProgram(const std::string& executable, const std::string
                                   {"kernel_names", list.value("kernel_names", json::array())},
                                   {"variable_names", list.value("variable_names", json::array())},
                                   {"device_variable_names",
-                                   list.value("device_variable_names", json::array())}};
+                                   list.value("device_variable_names", json::array())},
+                                  {"constant_names", list.value("constant_names", json::array())},
+                                  {"constants_complete", list.value("constants_complete", false)}};
   return list["program"].get<std::string>();
 }
 

@@ -25,7 +25,7 @@ std::string WithoutInternalMarks(const std::string& host);
 bool NamesTheSame(const std::string& host, const std::string& device);
 
 // The device names `host` may have, best first: those of `known` (a library's kernels, the
-// variables the PTX declares) that NamesTheSame finds, then the names made from `host` alone.
+// variables the fatbinary's symbol tables hold) that NamesTheSame finds, then the names made from `host` alone.
 // Each is only a name to look up in the student's own library.
 std::vector<std::string> DeviceNameCandidates(const std::string& host,
                                               const std::vector<std::string>& known);

@@ -29,7 +29,7 @@ const void* StudentKernel(int64_t offset);
 struct DeviceVariable {
   char* address = nullptr;  // in device memory
   std::size_t bytes = 0;
-  bool constant = false;  // in the constant state space, as the GPU says of the loaded code
+  bool constant = false;  // __constant__, by the loaded fatbinary's own symbol table
 };
 // The __device__ or __constant__ variable the linked program had at `offset`.
 std::optional<DeviceVariable> StudentVariable(int64_t offset);

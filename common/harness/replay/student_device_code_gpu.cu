@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iterator>
@@ -68,42 +69,6 @@ std::optional<DeviceVariable> GlobalNamed(const std::vector<cudaLibrary_t>& libr
   return std::nullopt;
 }
 
-// Whether each address is in the constant state space, asked of the GPU itself about the code
-// that was loaded (a second compile's PTX could say otherwise: its __TIME__ differs).
-__global__ void ProbeConstantSpace(const char* const* addresses, int count, unsigned* constant) {
-  for (int i = threadIdx.x; i < count; i += blockDim.x) constant[i] = __isConstant(addresses[i]);
-}
-
-std::string MarkConstantVariables(std::map<int64_t, DeviceVariable>& variables) {
-  if (variables.empty()) return "";
-  std::vector<const char*> addresses;
-  for (const auto& [offset, v] : variables) addresses.push_back(v.address);
-  const int count = static_cast<int>(addresses.size());
-  const char** device_addresses = nullptr;
-  unsigned* device_constant = nullptr;
-  std::vector<unsigned> constant(addresses.size(), 0);
-  cudaError_t e = cudaMalloc(&device_addresses, sizeof(const char*) * addresses.size());
-  if (e == cudaSuccess) e = cudaMalloc(&device_constant, sizeof(unsigned) * addresses.size());
-  if (e == cudaSuccess)
-    e = cudaMemcpy(device_addresses, addresses.data(), sizeof(const char*) * addresses.size(),
-                   cudaMemcpyHostToDevice);
-  if (e == cudaSuccess) {
-    ProbeConstantSpace<<<1, 128>>>(device_addresses, count, device_constant);
-    e = cudaGetLastError();
-  }
-  if (e == cudaSuccess)
-    e = cudaMemcpy(constant.data(), device_constant, sizeof(unsigned) * constant.size(),
-                   cudaMemcpyDeviceToHost);
-  cudaFree(device_addresses);
-  cudaFree(device_constant);
-  if (e != cudaSuccess)
-    return std::string("cannot tell the student's __constant__ variables (") +
-           cudaGetErrorName(e) + ")";
-  std::size_t i = 0;
-  for (auto& [offset, v] : variables) v.constant = constant[i++] != 0;
-  return "";
-}
-
 }  // namespace
 
 std::string LoadStudentDeviceCode(const StudentImage& image, const std::string& dir) {
@@ -136,11 +101,14 @@ std::string LoadStudentDeviceCode(const StudentImage& image, const std::string& 
   // A name the libraries lack is a host variable of the student's, not a device one.
   for (const auto& [offset, host_name] : image.variable_names)
     for (const std::string& name : DeviceNameCandidates(host_name, image.device_variable_names))
-      if (const std::optional<DeviceVariable> found = GlobalNamed(state.libraries, name)) {
+      if (std::optional<DeviceVariable> found = GlobalNamed(state.libraries, name)) {
+        // Where labgrade could not read every cubin's symbols, any variable may be __constant__.
+        found->constant = !image.constants_complete ||
+                          std::find(image.constant_names.begin(), image.constant_names.end(),
+                                    name) != image.constant_names.end();
         state.variables[offset] = *found;
         break;
       }
-  if (const std::string why = MarkConstantVariables(state.variables); !why.empty()) return why;
   state.any = true;
   return "";
 }

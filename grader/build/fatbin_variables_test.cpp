@@ -1,0 +1,50 @@
+#include "fatbin_variables.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace labkit {
+namespace {
+
+std::vector<char> Header(uint64_t size) {
+  std::vector<char> bytes(16, 0);
+  const uint32_t magic = 0xBA55ED50;
+  const uint16_t version = 1, header = 16;
+  std::memcpy(bytes.data(), &magic, 4);
+  std::memcpy(bytes.data() + 4, &version, 2);
+  std::memcpy(bytes.data() + 6, &header, 2);
+  std::memcpy(bytes.data() + 8, &size, 8);
+  return bytes;
+}
+
+// An ELF entry whose payload is no ELF file (what a compressed one looks like): the variables
+// cannot be told, and the list says so.
+TEST(FatbinVariables, AnEntryThatIsNoElfFileLeavesTheListIncomplete) {
+  std::vector<char> entry(16 + 8, 'z');
+  const uint16_t kind = 2, version = 1;
+  const uint32_t header = 16;
+  const uint64_t payload = 8;
+  std::memcpy(entry.data(), &kind, 2);
+  std::memcpy(entry.data() + 2, &version, 2);
+  std::memcpy(entry.data() + 4, &header, 4);
+  std::memcpy(entry.data() + 8, &payload, 8);
+  std::vector<char> fatbin = Header(entry.size());
+  fatbin.insert(fatbin.end(), entry.begin(), entry.end());
+  const FatbinVariables v = VariablesInFatbin(fatbin);
+  EXPECT_FALSE(v.complete);
+  EXPECT_TRUE(v.constant.empty());
+}
+
+TEST(FatbinVariables, BytesThatAreNoFatbinTellNothing) {
+  EXPECT_FALSE(VariablesInFatbin({}).complete);
+  EXPECT_FALSE(VariablesInFatbin(std::vector<char>(64, 0)).complete);
+  std::vector<char> cut = Header(1000);  // says more than there is
+  EXPECT_TRUE(VariablesInFatbin(cut).complete);  // no entry at all: nothing unknown
+  cut.resize(20, 'x');
+  EXPECT_FALSE(VariablesInFatbin(cut).complete);
+}
+
+}  // namespace
+}  // namespace labkit
