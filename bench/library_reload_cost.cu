@@ -5,7 +5,8 @@
 // bench/gpu_session.sh's `library_reload` stage runs it alone and sixteen at once, beside
 // context_cost.cu's figures for a process per run.
 //   library_reload_cost FATBIN KERNEL_NAME TURNS
-// KERNEL_NAME: a kernel of the fatbinary taking (const float*, const float*, float*, int, int, int).
+// KERNEL_NAME: a kernel of the fatbinary with the parameters (const float*, const float*,
+// float*, int, int, int).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,8 +18,7 @@
 #include <vector>
 
 static double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 static bool ok(cudaError_t e, const char* what) {

@@ -1,7 +1,7 @@
 #include "fatbin_variables.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -77,9 +77,9 @@ bool ReadElf(const Bytes& elf, FatbinVariables& out) {
   }
   auto section_name = [&](uint16_t index) -> std::string {
     if (index >= sections.size()) return "";
-    return elf.String(name_section->offset + sections[index].name,
-                      name_section->size - std::min<uint64_t>(sections[index].name,
-                                                              name_section->size))
+    return elf
+        .String(name_section->offset + sections[index].name,
+                name_section->size - std::min<uint64_t>(sections[index].name, name_section->size))
         .value_or("");
   };
   for (const Section& symbols : sections) {

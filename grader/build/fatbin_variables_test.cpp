@@ -40,7 +40,7 @@ TEST(FatbinVariables, AnEntryThatIsNoElfFileLeavesTheListIncomplete) {
 TEST(FatbinVariables, BytesThatAreNoFatbinTellNothing) {
   EXPECT_FALSE(VariablesInFatbin({}).complete);
   EXPECT_FALSE(VariablesInFatbin(std::vector<char>(64, 0)).complete);
-  std::vector<char> cut = Header(1000);  // says more than there is
+  std::vector<char> cut = Header(1000);          // says more than there is
   EXPECT_TRUE(VariablesInFatbin(cut).complete);  // no entry at all: nothing unknown
   cut.resize(20, 'x');
   EXPECT_FALSE(VariablesInFatbin(cut).complete);

@@ -92,8 +92,7 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   const std::string program = dir + "/harness";
   std::ofstream(StudentSymbolsPath(program))
       << R"({"_Z5scalePf": [4096, 64, "code"], "_ZL8d_values": [8192, 32, "data"]})";
-  const DeviceCodeOutcome code =
-      WriteDeviceCode(runner, {dir + "/k.o"}, program, dir + "/kit");
+  const DeviceCodeOutcome code = WriteDeviceCode(runner, {dir + "/k.o"}, program, dir + "/kit");
   ASSERT_TRUE(code.written) << code.kit_fault;
   const auto text = ReadUntrustedFile(DeviceCodePath(program), 1 << 20);
   ASSERT_TRUE(text.ok()) << text.error();

@@ -411,8 +411,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
               "(a `section` attribute or directive naming it?). The grader runs your kernels from "
               "that section: leave it to nvcc.");
     if (!code.written)
-      return Failure("toolchain", "the grader could not take the device code out of the "
-                                  "submission's objects: " + code.kit_fault);
+      return Failure("toolchain",
+                     "the grader could not take the device code out of the "
+                     "submission's objects: " +
+                         code.kit_fault);
   }
   out.ok = true;
   return out;

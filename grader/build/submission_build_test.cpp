@@ -319,15 +319,16 @@ TEST(SubmissionBuild, AKitReplayProgramThatDoesNotLinkIsTheGradersFault) {
   int kit_link = -1;  // where the kit program's link comes among the build's commands
   {
     FakeRunner runner;
-    SubmissionBuilder(runner, f.manifest, spec).Build(f.src, work, Backend::kGpu, Flavour::kDefault);
+    SubmissionBuilder(runner, f.manifest, spec)
+        .Build(f.src, work, Backend::kGpu, Flavour::kDefault);
     for (std::size_t i = 0; i < runner.commands.size(); ++i)
       if (Holds(runner.commands[i].argv, work + "/kit_replay")) kit_link = static_cast<int>(i);
   }
   ASSERT_GE(kit_link, 0);
   FakeRunner runner;
   runner.fail_at = kit_link;
-  const BuildOutcome out =
-      SubmissionBuilder(runner, f.manifest, spec).Build(f.src, work, Backend::kGpu, Flavour::kDefault);
+  const BuildOutcome out = SubmissionBuilder(runner, f.manifest, spec)
+                               .Build(f.src, work, Backend::kGpu, Flavour::kDefault);
   EXPECT_EQ(out.stage, "toolchain");
   EXPECT_NE(out.message.find("could not link its own replay program"), std::string::npos);
 }

@@ -140,13 +140,13 @@ std::string UseKitReplayProgram(const std::string& executable, const std::string
     if (!bytes.ok() || !WriteUntrustedFile(dir + name, *bytes)) return "";
     names.push_back(name);
   }
-  student_image["device_code"] = {{"fatbins", names},
-                                  {"kernel_names", list.value("kernel_names", json::array())},
-                                  {"variable_names", list.value("variable_names", json::array())},
-                                  {"device_variable_names",
-                                   list.value("device_variable_names", json::array())},
-                                  {"constant_names", list.value("constant_names", json::array())},
-                                  {"constants_complete", list.value("constants_complete", false)}};
+  student_image["device_code"] = {
+      {"fatbins", names},
+      {"kernel_names", list.value("kernel_names", json::array())},
+      {"variable_names", list.value("variable_names", json::array())},
+      {"device_variable_names", list.value("device_variable_names", json::array())},
+      {"constant_names", list.value("constant_names", json::array())},
+      {"constants_complete", list.value("constants_complete", false)}};
   return list["program"].get<std::string>();
 }
 

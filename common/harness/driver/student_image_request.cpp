@@ -33,8 +33,7 @@ replay::StudentImage StudentImageOf(const json& request) {
     image.fatbins = code.at("fatbins").get<std::vector<std::string>>();
     image.kernel_names = code.at("kernel_names").get<decltype(image.kernel_names)>();
     image.variable_names = code.at("variable_names").get<decltype(image.variable_names)>();
-    image.device_variable_names =
-        code.value("device_variable_names", std::vector<std::string>());
+    image.device_variable_names = code.value("device_variable_names", std::vector<std::string>());
     image.constant_names = code.value("constant_names", std::vector<std::string>());
     image.constants_complete = code.value("constants_complete", false);
   }

@@ -27,8 +27,8 @@ TEST(DeviceNames, EachKindFindsItsDeviceSymbol) {
       "_ZN32_INTERNAL_9abd307d_4_n_cu__Z1hPf34_GLOBAL__N__9abd307d_4_n_cu__Z1hPf6c_anonE"));
   EXPECT_TRUE(NamesTheSame("_Z9my_kernelPf", "_Z9my_kernelPf"));
   // From the student corpus's internal_linkage_names.
-  EXPECT_TRUE(NamesTheSame("_ZN7kernelsL9tiled_anyEPKfS1_Pfiii",
-                           "_ZN7kernels9tiled_anyEPKfS1_Pfiii"));
+  EXPECT_TRUE(
+      NamesTheSame("_ZN7kernelsL9tiled_anyEPKfS1_Pfiii", "_ZN7kernels9tiled_anyEPKfS1_Pfiii"));
   EXPECT_TRUE(NamesTheSame(
       "_ZN41_GLOBAL__N__8496d501_9_matmul_cu_295fd8caL6c_tileE",
       "_ZN39_INTERNAL_8496d501_9_matmul_cu_295fd8ca41_GLOBAL__N__8496d501_9_matmul_cu_295fd8ca6c_"

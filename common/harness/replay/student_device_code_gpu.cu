@@ -58,7 +58,7 @@ std::map<std::string, cudaKernel_t> KernelsOf(cudaLibrary_t library) {
 
 // The variable `name` in the first of `libraries` that has it.
 std::optional<DeviceVariable> GlobalNamed(const std::vector<cudaLibrary_t>& libraries,
-                                         const std::string& name) {
+                                          const std::string& name) {
   for (cudaLibrary_t library : libraries) {
     void* address = nullptr;
     std::size_t bytes = 0;
