@@ -233,7 +233,9 @@ class PlanReplay::Impl {
   std::string Launch(const Op& op) {
     if (!Starts(image_.kernels, op.image)) return "a launch of something that is not your kernel";
     const void* kernel = KernelAt(op.image);
-    if (kernel == nullptr) return "a launch of a kernel the grader cannot find in your device code";
+    // Not in the loaded device code: a host function the plan launched, say (as cudaLaunchKernel
+    // of a host function pointer fails in the student's own program).
+    if (kernel == nullptr) return "a launch of something that is not a kernel of your device code";
     std::vector<unsigned char> bytes;
     if (const std::string why = Relocated(op, bytes); !why.empty()) return why;
     const dim3 grid(op.grid[0], op.grid[1], op.grid[2]);
