@@ -4,8 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <mutex>
 #include <set>
 
 #include "cuda_arch.h"
@@ -402,14 +400,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const std::string program = KitReplayProgram(work_dir);
     if (program.empty())
       return Failure("toolchain", "the grader could not link its own replay program");
-    const DeviceCodeOutcome code = WriteDeviceCode(runner_, objects, out.executable, program);
+    const DeviceCodeOutcome code = WriteDeviceCode(runner_, objects, out.executable,
+                                                   StudentSymbolsPath(out.executable), program);
     if (code.mixed_section >= 0)
-      return Failure(
-          "compile",
-          spec_.student_files.at(code.mixed_section) +
-              ": its object's .nv_fatbin section holds more than the device code nvcc made for it "
-              "(a `section` attribute or directive naming it?). The grader runs your kernels from "
-              "that section: leave it to nvcc.");
+      return Failure("compile", MixedSectionMessage(spec_.student_files.at(code.mixed_section)));
     if (!code.written)
       return Failure("toolchain",
                      "the grader could not take the device code out of the "
@@ -422,24 +416,14 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
 
 std::string SubmissionBuilder::KitReplayProgram(const std::string& work_dir) const {
   if (manifest_.gpu_replay_libs.empty()) return "";
-  // Linked once per grading process and copied into each build's folder, which every command of
-  // that submission may read (a copy, not a link: no submission's folder shares a file with
-  // another's).
-  static std::mutex mutex;
-  static std::map<std::vector<std::string>, std::string> linked;  // libraries -> the first link
-  std::lock_guard<std::mutex> lock(mutex);
-  const std::string here = work_dir + "/kit_replay";
-  std::error_code ec;
-  fs::remove(here, ec);
-  std::string& first = linked[manifest_.gpu_replay_libs];
-  if (!first.empty() && fs::copy_file(first, here, ec)) return here;
-  Command link;
-  link.argv = GpuLinkCommand(manifest_.gpu_replay_libs, {}, here);
-  link.timeout_seconds = 120;
-  link.output_limit = 64 * 1024;
-  if (!runner_.Run(link).Succeeded()) return "";
-  first = here;
-  return here;
+  return LinkedOnceThenCopied(runner_, manifest_.gpu_replay_libs, work_dir + "/kit_replay",
+                              [&](const std::string& out) {
+                                Command link;
+                                link.argv = GpuLinkCommand(manifest_.gpu_replay_libs, {}, out);
+                                link.timeout_seconds = 120;
+                                link.output_limit = 64 * 1024;
+                                return link;
+                              });
 }
 
 std::string SubmissionBuilder::Ptxas() const {

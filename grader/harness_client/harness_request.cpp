@@ -125,7 +125,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
 
 std::string UseKitReplayProgram(const std::string& executable, const std::string& dir,
                                 json& student_image) {
-  // Written by the build beside the program (grader/build/kit_replay_program.h, DeviceCodePath).
+  // Written by the build beside the program (grader/device_code/kit_replay_program.h,
+  // DeviceCodePath).
   const auto text = ReadUntrustedFile(executable + ".device_code.json", 64u << 20);
   if (!text.ok()) return "";
   const json list = json::parse(*text, nullptr, false);

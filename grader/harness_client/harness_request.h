@@ -39,8 +39,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
 nlohmann::json StudentImage(const std::string& executable);
 
 // GPU: the kit's replay program for `executable`, where its build made one
-// (grader/build/kit_replay_program.h): the program's path, its fatbinaries copied into `dir` and
-// named in `student_image`'s "device_code". "" where there is none or a copy failed: the replay
+// (grader/device_code/kit_replay_program.h): the program's path, its fatbinaries copied into `dir`
+// and named in `student_image`'s "device_code". "" where there is none or a copy failed: the replay
 // then runs in `executable` itself.
 std::string UseKitReplayProgram(const std::string& executable, const std::string& dir,
                                 nlohmann::json& student_image);

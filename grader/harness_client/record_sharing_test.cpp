@@ -136,9 +136,10 @@ TEST_F(RecordSharing, ASanitizerRunOfSomeCasesUnderOtherIdsReplaysTheFirstRecord
   EXPECT_TRUE(memcheck.record_process.started);
 }
 
-// On a GPU, where the build cut out the student's device code (grader/build/kit_replay_program.h),
-// the record runs in the student's program and the replay in the kit's, which gets the fatbinary
-// beside its request and the names to find the kernels by.
+// On a GPU, where the build cut out the student's device code
+// (grader/device_code/kit_replay_program.h), the record runs in the student's program and the
+// replay in the kit's, which gets the fatbinary beside its request and the names to find the
+// kernels by.
 TEST_F(RecordSharing, OnAGpuTheReplayRunsInTheKitsOwnProgram) {
   std::ofstream(dir_ + "/harness.fatbin0") << "device code";
   std::ofstream(executable_ + ".device_code.json") << json{

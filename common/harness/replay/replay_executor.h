@@ -39,9 +39,9 @@ struct StudentImage {
   // program and reaches its kernels and variables at their offsets.
   std::vector<std::string> fatbins;
   std::vector<std::pair<int64_t, std::string>> kernel_names, variable_names;
-  // The variables the fatbinaries' own symbol tables hold (grader/build/fatbin_variables.h): all
-  // of them, as names to try (device_names.h), and the __constant__ ones; where labgrade could
-  // not read every table, every variable counts as __constant__.
+  // The variables the fatbinaries' own symbol tables hold (grader/device_code/
+  // fatbin_variables.h): all of them, as names to try (device_names.h), and the __constant__
+  // ones; where labgrade could not read every table, every variable counts as __constant__.
   std::vector<std::string> device_variable_names, constant_names;
   bool constants_complete = false;
 };

@@ -9,7 +9,6 @@
 #include <fstream>
 
 #include "manifest.h"
-#include "student_image.h"
 #include "untrusted_file.h"
 
 namespace labkit {
@@ -90,9 +89,11 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
     ASSERT_TRUE(runner.Run(c).Succeeded());
   }
   const std::string program = dir + "/harness";
-  std::ofstream(StudentSymbolsPath(program))
+  const std::string symbols = program + ".symbols.json";
+  std::ofstream(symbols)
       << R"({"_Z5scalePf": [4096, 64, "code"], "_ZL8d_values": [8192, 32, "data"]})";
-  const DeviceCodeOutcome code = WriteDeviceCode(runner, {dir + "/k.o"}, program, dir + "/kit");
+  const DeviceCodeOutcome code =
+      WriteDeviceCode(runner, {dir + "/k.o"}, program, symbols, dir + "/kit");
   ASSERT_TRUE(code.written) << code.kit_fault;
   const auto text = ReadUntrustedFile(DeviceCodePath(program), 1 << 20);
   ASSERT_TRUE(text.ok()) << text.error();
@@ -117,7 +118,7 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   c.timeout_seconds = 120;
   ASSERT_TRUE(runner.Run(c).Succeeded());
   const DeviceCodeOutcome mixed =
-      WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"}, program, dir + "/kit");
+      WriteDeviceCode(runner, {dir + "/k.o", dir + "/s.o"}, program, symbols, dir + "/kit");
   EXPECT_FALSE(mixed.written);
   EXPECT_EQ(mixed.mixed_section, 1);
   fs::remove_all(dir);

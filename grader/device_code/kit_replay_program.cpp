@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
 
-#include "student_image.h"
 #include "untrusted_file.h"
 
 namespace labkit {
@@ -53,8 +55,31 @@ json DeviceCodeJson(const std::string& program, const std::vector<std::string>& 
   return list;
 }
 
+std::string LinkedOnceThenCopied(ProcessRunner& runner, const std::vector<std::string>& libraries,
+                                 const std::string& here,
+                                 const std::function<Command(const std::string&)>& link) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> linked;  // libraries -> the first link
+  std::lock_guard<std::mutex> lock(mutex);
+  std::error_code ec;
+  std::filesystem::remove(here, ec);
+  std::string& first = linked[libraries];
+  if (!first.empty() && std::filesystem::copy_file(first, here, ec)) return here;
+  if (!runner.Run(link(here)).Succeeded()) return "";
+  first = here;
+  return here;
+}
+
+std::string MixedSectionMessage(const std::string& file) {
+  return file +
+         ": its object's .nv_fatbin section holds more than the device code nvcc made for it (a "
+         "`section` attribute or directive naming it?). The grader runs your kernels from that "
+         "section: leave it to nvcc.";
+}
+
 DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                                  const std::string& executable, const std::string& program) {
+                                  const std::string& executable, const std::string& symbols_path,
+                                  const std::string& program) {
   DeviceCodeOutcome outcome;
   auto fault = [&](const std::string& why) {
     outcome.kit_fault = why;
@@ -83,7 +108,7 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
     variables.complete = variables.complete && own.complete;
     fatbins.push_back(out);
   }
-  const auto symbols = ReadUntrustedFile(StudentSymbolsPath(executable), 64u << 20);
+  const auto symbols = ReadUntrustedFile(symbols_path, 64u << 20);
   if (!symbols.ok()) return fault("the program's symbols are missing: " + symbols.error());
   const json listed = json::parse(*symbols, nullptr, false);
   if (!listed.is_object()) return fault("the program's symbols cannot be read");

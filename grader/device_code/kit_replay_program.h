@@ -7,6 +7,7 @@
 // student's own program.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ bool IsOneFatbin(const std::vector<char>& bytes);
 std::string DeviceCodePath(const std::string& executable);
 
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
-// "variable_names": [...]} with the names from the program's symbols (student_image.h,
+// "variable_names": [...]} with the names from the program's symbols (grader/build/student_image.h,
 // StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}), and the fatbinaries' own
 // variables (fatbin_variables.h): "device_variable_names" (all), "constant_names" and
 // "constants_complete".
@@ -43,8 +44,21 @@ struct DeviceCodeOutcome {
   std::string kit_fault;  // else why the list was not written: the grader's fault
 };
 
-// Cuts each object's fatbinary out beside `executable` and writes the list.
+// Cuts each object's fatbinary out beside `executable` and writes the list; `symbols`: the file
+// of the program's names (grader/build/student_image.h, StudentSymbolsPath).
 DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::string>& objects,
-                                  const std::string& executable, const std::string& program);
+                                  const std::string& executable, const std::string& symbols,
+                                  const std::string& program);
+
+// The kit's replay program at `here`: linked by `link(here)` the first time in this process for
+// these `libraries`, then copied from that first link, into each build's folder, which every
+// command of that submission may read (a copy, not a link: no submission's folder shares a file
+// with another's). "" where it cannot be made.
+std::string LinkedOnceThenCopied(ProcessRunner& runner, const std::vector<std::string>& libraries,
+                                 const std::string& here,
+                                 const std::function<Command(const std::string&)>& link);
+
+// The compile error a student reads for `file`, whose object's section was not one fatbinary.
+std::string MixedSectionMessage(const std::string& file);
 
 }  // namespace labkit
