@@ -43,6 +43,20 @@ class Bytes {
   std::size_t size_;
 };
 
+struct FatbinHeader {
+  uint16_t bytes = 0;    // the header's own
+  uint64_t entries = 0;  // the bytes of the entries after it
+};
+
+// The fatbinary's header, where `all` starts with one.
+std::optional<FatbinHeader> HeaderOf(const Bytes& all) {
+  const auto magic = all.At<uint32_t>(0);
+  const auto header = all.At<uint16_t>(6);
+  const auto size = all.At<uint64_t>(8);
+  if (!magic || *magic != kFatbinMagic || !header || !size) return std::nullopt;
+  return FatbinHeader{*header, *size};
+}
+
 struct Section {
   uint32_t name = 0, type = 0, link = 0;
   uint64_t offset = 0, size = 0, entry_size = 0;
@@ -105,16 +119,21 @@ bool ReadElf(const Bytes& elf, FatbinVariables& out) {
 
 }  // namespace
 
+bool IsOneFatbin(const std::vector<char>& bytes) {
+  constexpr uint16_t kHeaderBytes = 16;
+  if (bytes.size() > kMaxFatbinBytes) return false;
+  const std::optional<FatbinHeader> header = HeaderOf(Bytes(bytes.data(), bytes.size()));
+  return header && header->bytes == kHeaderBytes && header->entries == bytes.size() - kHeaderBytes;
+}
+
 FatbinVariables VariablesInFatbin(const std::vector<char>& fatbin) {
   FatbinVariables out;
   const Bytes all(fatbin.data(), fatbin.size());
-  const auto magic = all.At<uint32_t>(0);
-  const auto header = all.At<uint16_t>(6);
-  const auto size = all.At<uint64_t>(8);
-  if (!magic || *magic != kFatbinMagic || !header || !size) return out;
+  const std::optional<FatbinHeader> header = HeaderOf(all);
+  if (!header) return out;
   out.complete = true;
-  uint64_t at = *header;
-  const uint64_t end = std::min<uint64_t>(*header + *size, fatbin.size());
+  uint64_t at = header->bytes;
+  const uint64_t end = std::min<uint64_t>(header->bytes + header->entries, fatbin.size());
   while (at < end) {
     const auto kind = all.At<uint16_t>(at);
     const auto entry_header = all.At<uint32_t>(at + 4);

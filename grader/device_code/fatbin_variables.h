@@ -1,4 +1,7 @@
-// The variables a fatbinary's device code holds, read off the code itself: each ELF entry's symbol
+// What a fatbinary as nvcc writes it into an object holds (a 16-byte header: magic 0xBA55ED50,
+// version, header size, then the size of the entries that follow).
+//
+// The variables its device code holds, read off the code itself: each ELF entry's symbol
 // table, an object's section telling __constant__ (`.nv.constant<n>`) from __device__
 // (`.nv.global*`). labgrade hands the kit's replay program the very fatbinary it reads here, so
 // these are the names of the code that runs, not of a second compile (whose PTX the student's
@@ -6,10 +9,19 @@
 // compresses PTX, and large ELFs) leaves the list incomplete.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace labkit {
+
+// What labgrade and the kit's replay program read of one: a fatbinary is a few hundred kilobytes.
+inline constexpr std::size_t kMaxFatbinBytes = 64u << 20;
+
+// Whether `bytes` are exactly one fatbinary. A section with more in it (bytes a `section`
+// attribute of the student's put there) is not used: the replay would then run other device code
+// than the linked program holds.
+bool IsOneFatbin(const std::vector<char>& bytes);
 
 struct FatbinVariables {
   std::vector<std::string> constant;  // in constant memory

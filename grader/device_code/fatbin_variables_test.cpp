@@ -8,15 +8,36 @@
 namespace labkit {
 namespace {
 
-std::vector<char> Header(uint64_t size) {
-  std::vector<char> bytes(16, 0);
+// A fatbinary's header saying `claimed` bytes of entries follow, and `payload` zero bytes after it.
+std::vector<char> Fatbin(std::size_t payload, uint64_t claimed) {
+  std::vector<char> bytes(16 + payload, 0);
   const uint32_t magic = 0xBA55ED50;
   const uint16_t version = 1, header = 16;
   std::memcpy(bytes.data(), &magic, 4);
   std::memcpy(bytes.data() + 4, &version, 2);
   std::memcpy(bytes.data() + 6, &header, 2);
-  std::memcpy(bytes.data() + 8, &size, 8);
+  std::memcpy(bytes.data() + 8, &claimed, 8);
   return bytes;
+}
+
+TEST(FatbinVariables, OneWholeFatbinIsUsed) { EXPECT_TRUE(IsOneFatbin(Fatbin(64, 64))); }
+
+// A section attribute in the student's source can add bytes to the object's .nv_fatbin: device
+// code other than the linked program's, which the replay must not load in its place.
+TEST(FatbinVariables, MoreThanOneFatbinIsRefused) {
+  EXPECT_FALSE(IsOneFatbin(Fatbin(64, 32)));
+  std::vector<char> two = Fatbin(64, 64);
+  const std::vector<char> second = Fatbin(8, 8);
+  two.insert(two.end(), second.begin(), second.end());
+  EXPECT_FALSE(IsOneFatbin(two));
+}
+
+TEST(FatbinVariables, OtherBytesAreNoFatbin) {
+  std::vector<char> bytes = Fatbin(64, 64);
+  bytes[0] = 0;
+  EXPECT_FALSE(IsOneFatbin(bytes));
+  EXPECT_FALSE(IsOneFatbin({}));
+  EXPECT_FALSE(IsOneFatbin(std::vector<char>(8, 0)));
 }
 
 // An ELF entry whose payload is no ELF file (what a compressed one looks like): the variables
@@ -30,7 +51,7 @@ TEST(FatbinVariables, AnEntryThatIsNoElfFileLeavesTheListIncomplete) {
   std::memcpy(entry.data() + 2, &version, 2);
   std::memcpy(entry.data() + 4, &header, 4);
   std::memcpy(entry.data() + 8, &payload, 8);
-  std::vector<char> fatbin = Header(entry.size());
+  std::vector<char> fatbin = Fatbin(0, entry.size());
   fatbin.insert(fatbin.end(), entry.begin(), entry.end());
   const FatbinVariables v = VariablesInFatbin(fatbin);
   EXPECT_FALSE(v.complete);
@@ -40,7 +61,7 @@ TEST(FatbinVariables, AnEntryThatIsNoElfFileLeavesTheListIncomplete) {
 TEST(FatbinVariables, BytesThatAreNoFatbinTellNothing) {
   EXPECT_FALSE(VariablesInFatbin({}).complete);
   EXPECT_FALSE(VariablesInFatbin(std::vector<char>(64, 0)).complete);
-  std::vector<char> cut = Header(1000);          // says more than there is
+  std::vector<char> cut = Fatbin(0, 1000);       // says more than there is
   EXPECT_TRUE(VariablesInFatbin(cut).complete);  // no entry at all: nothing unknown
   cut.resize(20, 'x');
   EXPECT_FALSE(VariablesInFatbin(cut).complete);

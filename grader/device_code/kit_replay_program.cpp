@@ -1,7 +1,5 @@
 #include "kit_replay_program.h"
 
-#include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -10,28 +8,6 @@
 
 namespace labkit {
 using nlohmann::json;
-
-namespace {
-
-constexpr uint32_t kFatbinMagic = 0xBA55ED50;
-constexpr std::size_t kFatbinHeaderBytes = 16;
-constexpr std::size_t kMaxFatbinBytes = 64u << 20;  // as the replay program reads them
-
-template <class T>
-T Read(const std::vector<char>& bytes, std::size_t at) {
-  T value{};
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  return value;
-}
-
-}  // namespace
-
-bool IsOneFatbin(const std::vector<char>& bytes) {
-  if (bytes.size() < kFatbinHeaderBytes || bytes.size() > kMaxFatbinBytes) return false;
-  return Read<uint32_t>(bytes, 0) == kFatbinMagic &&
-         Read<uint16_t>(bytes, 6) == kFatbinHeaderBytes &&
-         Read<uint64_t>(bytes, 8) == bytes.size() - kFatbinHeaderBytes;
-}
 
 std::string DeviceCodePath(const std::string& executable) {
   return executable + ".device_code.json";
@@ -98,11 +74,12 @@ DeviceCodeOutcome WriteDeviceCode(ProcessRunner& runner, const std::vector<std::
       return fault("objcopy could not cut the device code out (" + r.Describe() + ")");
     const auto bytes = ReadUntrustedFile(out, kMaxFatbinBytes);
     if (!bytes.ok()) return fault("no device code in " + objects[i] + ": " + bytes.error());
-    if (!IsOneFatbin(std::vector<char>(bytes->begin(), bytes->end()))) {
+    const std::vector<char> fatbin(bytes->begin(), bytes->end());
+    if (!IsOneFatbin(fatbin)) {
       outcome.mixed_section = static_cast<int>(i);
       return outcome;
     }
-    const FatbinVariables own = VariablesInFatbin(std::vector<char>(bytes->begin(), bytes->end()));
+    const FatbinVariables own = VariablesInFatbin(fatbin);
     variables.constant.insert(variables.constant.end(), own.constant.begin(), own.constant.end());
     variables.global.insert(variables.global.end(), own.global.begin(), own.global.end());
     variables.complete = variables.complete && own.complete;

@@ -17,12 +17,6 @@
 
 namespace labkit {
 
-// Whether `bytes` are exactly one fatbinary, as nvcc writes it into an object (a 16-byte header:
-// magic 0xBA55ED50, version, header size, then the size of what follows). A section with more in
-// it (bytes a `section` attribute of the student's put there) is not used: the replay would then
-// run other device code than the linked program holds.
-bool IsOneFatbin(const std::vector<char>& bytes);
-
 // `<executable>.device_code.json`, which the harness's client reads (harness_request.h,
 // DeviceCode).
 std::string DeviceCodePath(const std::string& executable);

@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -13,37 +11,6 @@
 
 namespace labkit {
 namespace {
-
-std::vector<char> Fatbin(std::size_t payload, uint64_t claimed) {
-  std::vector<char> bytes(16 + payload, 0);
-  const uint32_t magic = 0xBA55ED50;
-  const uint16_t version = 1, header = 16;
-  std::memcpy(bytes.data(), &magic, 4);
-  std::memcpy(bytes.data() + 4, &version, 2);
-  std::memcpy(bytes.data() + 6, &header, 2);
-  std::memcpy(bytes.data() + 8, &claimed, 8);
-  return bytes;
-}
-
-TEST(KitReplayProgram, OneWholeFatbinIsUsed) { EXPECT_TRUE(IsOneFatbin(Fatbin(64, 64))); }
-
-// A section attribute in the student's source can add bytes to the object's .nv_fatbin: device
-// code other than the linked program's, which the replay must not load in its place.
-TEST(KitReplayProgram, MoreThanOneFatbinIsRefused) {
-  EXPECT_FALSE(IsOneFatbin(Fatbin(64, 32)));
-  std::vector<char> two = Fatbin(64, 64);
-  const std::vector<char> second = Fatbin(8, 8);
-  two.insert(two.end(), second.begin(), second.end());
-  EXPECT_FALSE(IsOneFatbin(two));
-}
-
-TEST(KitReplayProgram, OtherBytesAreNoFatbin) {
-  std::vector<char> bytes = Fatbin(64, 64);
-  bytes[0] = 0;
-  EXPECT_FALSE(IsOneFatbin(bytes));
-  EXPECT_FALSE(IsOneFatbin({}));
-  EXPECT_FALSE(IsOneFatbin(std::vector<char>(8, 0)));
-}
 
 TEST(KitReplayProgram, NamesComeFromTheProgramsSymbols) {
   const nlohmann::json symbols = {{"_Z9my_kernelPf", {4096, 200, "code"}},

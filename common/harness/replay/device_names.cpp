@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstddef>
+#include <optional>
 
 namespace labkit::replay {
 namespace {
@@ -14,6 +15,15 @@ std::size_t SourceName(const std::string& s, std::size_t at) {
   while (i < s.size() && Digit(s[i])) length = length * 10 + static_cast<std::size_t>(s[i++] - '0');
   if (i == at || length == 0 || i + length > s.size()) return 0;
   return i - at + length;
+}
+
+// "_Z8d_values" -> "d_values": a name of one source name, as a namespace-scope variable's is on
+// the host, and the name it has on the device, where such a variable is not mangled.
+std::optional<std::string> PlainName(const std::string& own) {
+  if (own.rfind("_Z", 0) != 0 || SourceName(own, 2) != own.size() - 2) return std::nullopt;
+  std::size_t digits = 2;
+  while (Digit(own[digits])) ++digits;
+  return own.substr(digits);
 }
 
 }  // namespace
@@ -41,13 +51,7 @@ std::string WithoutInternalMarks(const std::string& host) {
 
 bool NamesTheSame(const std::string& host, const std::string& device) {
   const std::string own = WithoutInternalMarks(host);
-  if (device == own) return true;
-  // "_Z8d_values" -> "d_values": a variable at namespace scope is not mangled on the device.
-  if (own.rfind("_Z", 0) == 0 && SourceName(own, 2) == own.size() - 2) {
-    std::size_t digits = 2;
-    while (Digit(own[digits])) ++digits;
-    if (device == own.substr(digits)) return true;
-  }
+  if (device == own || device == PlainName(own)) return true;
   // "_ZN2ns1cE" -> "_ZN<n>_INTERNAL_<tu>2ns1cE": one component more, in front.
   if (own.rfind("_ZN", 0) != 0 || device.rfind("_ZN", 0) != 0) return false;
   const std::size_t first = SourceName(device, 3);
@@ -66,11 +70,7 @@ std::vector<std::string> DeviceNameCandidates(const std::string& host,
   for (const std::string& name : known)
     if (NamesTheSame(host, name)) add(name);
   const std::string own = WithoutInternalMarks(host);
-  if (own.rfind("_Z", 0) == 0 && SourceName(own, 2) == own.size() - 2) {
-    std::size_t digits = 2;
-    while (Digit(own[digits])) ++digits;
-    add(own.substr(digits));
-  }
+  if (const std::optional<std::string> plain = PlainName(own)) add(*plain);
   add(own);
   add(host);
   return names;
