@@ -2,13 +2,19 @@
 """Where grading time goes: sums a LABKIT_TRACE_COMMANDS file (wall seconds<TAB>CPU seconds<TAB>
 start<TAB>command, grader/process/command_trace.h; older traces lack the start or the CPU column)
 by kind of command, largest first. CPU time well below wall time means the commands mostly waited.
-Waits for a GPU in a batch (gpu gate) are listed as kinds of their own.
+Waits for a GPU in a batch (gpu gate), and the kit replay program's turns at it, are listed as
+kinds of their own and left out of the commands' total.
 Usage: trace_summary.py TRACE [SUBMISSIONS]"""
 import re
 import sys
 
 # First match wins; the command line may start with the sandbox's own wrapper.
 KINDS = [
+    # The kit's replay program takes turns inside its run (gpu_turns.h): these lie within its own
+    # wall time, not between commands.
+    ("gpu turn wait, timed (in kit_replay)", r"^gpu gate wait, timed turn"),
+    ("gpu turn wait, shared (in kit_replay)", r"^gpu gate wait, shared turn"),
+    ("gpu held alone, timed turn", r"^gpu held alone"),
     ("gpu gate wait, timed run", r"^gpu gate wait, timed"),
     ("gpu gate wait, shared run", r"^gpu gate wait, shared"),
     ("compute-sanitizer memcheck", r"compute-sanitizer .*--tool memcheck"),
@@ -60,7 +66,7 @@ def main():
         mean_cpu = f"{cpu[kind] / n:10.2f}" if kind in cpu else f"{'-':>10}"
         print(f"{kind:40} {n:6d} {totals[kind]:9.1f} {totals[kind] / n:8.2f} {mean_cpu}"
               f" {totals[kind] / per:17.2f}")
-    commands = [k for k in counts if not k.startswith("gpu gate")]
+    commands = [k for k in counts if not k.startswith("gpu ")]
     print(f"{'all commands':40} {sum(counts[k] for k in commands):6d}"
           f" {sum(totals[k] for k in commands):9.1f}")
 

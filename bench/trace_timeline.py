@@ -8,8 +8,8 @@ import sys
 
 from trace_summary import read_trace
 
-GPU_PROCESS = re.compile(r"compute-sanitizer |(^|\s|/)ncu |/harness ")
-TIMED = re.compile(r"/harness .*/speed")
+GPU_PROCESS = re.compile(r"compute-sanitizer |(^|\s|/)ncu |/(harness|kit_replay) ")
+TIMED = re.compile(r"/(harness|kit_replay) .*/speed")
 
 
 def covered(intervals):
@@ -34,10 +34,17 @@ def main():
     last = max(s + w for s, w, _ in events)
     span = last - first
     gpu = [(s, s + w) for s, w, c in events
-           if GPU_PROCESS.search(c) and not c.startswith("gpu gate")]
-    timed = [(s, s + w) for s, w, c in events if TIMED.search(c) and not c.startswith("gpu gate")]
-    shared_waits = sum(w for _, w, c in events if c.startswith("gpu gate wait, shared"))
-    timed_waits = sum(w for _, w, c in events if c.startswith("gpu gate wait, timed"))
+           if GPU_PROCESS.search(c) and not c.startswith("gpu ")]
+    # A timed run that takes turns (gpu_turns.h) holds the GPU alone only for its "gpu held alone"
+    # events; any other holds it for its whole run.
+    alone = [(s, s + w) for s, w, c in events if c.startswith("gpu held alone")]
+    timed = alone + [(s, s + w) for s, w, c in events
+                     if TIMED.search(c) and not c.startswith("gpu ") and not alone]
+    shared_waits = sum(w for _, w, c in events
+                       if c.startswith("gpu gate wait, shared") and "turn" not in c)
+    timed_waits = sum(w for _, w, c in events
+                      if c.startswith("gpu gate wait, timed") and "turn" not in c)
+    turn_waits = sum(w for _, w, c in events if c.startswith("gpu gate wait") and "turn" in c)
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
     print(f"GPU processes at once, on average  {sum(e - s for s, e in gpu) / span:8.2f}"
@@ -47,6 +54,7 @@ def main():
     print(f"jobs waiting at the gate, shared   {shared_waits:8.1f} job-s"
           + (f" ({100 * shared_waits / (jobs * span):.0f}% of the jobs' time)" if jobs else ""))
     print(f"jobs waiting at the gate, timed    {timed_waits:8.1f} job-s")
+    print(f"kit_replay waiting for its turns   {turn_waits:8.1f} job-s")
 
 
 if __name__ == "__main__":

@@ -3,11 +3,14 @@
 #include <algorithm>
 
 #include "command_trace.h"
+#include "gpu_turn_server.h"
+#include "gpu_turns.h"
 
 namespace labkit {
 
 ProcessResult GpuGateRunner::Run(const Command& command) {
   if (command.gpu == GpuUse::kNone) return inner_.Run(command);
+  if (command.gpu == GpuUse::kTurns) return RunTakingTurns(command);
   const bool exclusive = command.gpu == GpuUse::kExclusive;
   const double asked = TraceClock();
   const GpuGate::Hold hold = gate_.Enter(exclusive);
@@ -22,6 +25,28 @@ ProcessResult GpuGateRunner::Run(const Command& command) {
   if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
   ProcessResult result = inner_.Run(placed);
   gate_.Leave(hold, exclusive);
+  return result;
+}
+
+ProcessResult GpuGateRunner::RunTakingTurns(const Command& command) {
+  const std::size_t gpu = gate_.Place();
+  GpuTurnServer turns(gate_, gpu,
+                      command.argv.size() > command.wrapper_length
+                          ? command.argv[command.wrapper_length]
+                          : std::string("(no program)"));
+  if (!turns.ok()) {
+    ProcessResult failed;
+    failed.start_error = "no socket for the program's GPU turns: " + turns.error();
+    return failed;
+  }
+  static_assert(gpu_turns::kGpuTurnDescriptor == 3, "the first passed descriptor is 3");
+  Command placed = command;
+  placed.passed_descriptors = {turns.program_end()};
+  placed.env[gpu_turns::kGpuTurnsVariable] = std::to_string(gpu_turns::kGpuTurnDescriptor);
+  const std::string visible = gate_.VisibleDevices(gpu);
+  if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
+  ProcessResult result = inner_.Run(placed);
+  turns.Finish();
   return result;
 }
 
@@ -74,6 +99,32 @@ GpuGate::Hold GpuGate::Enter(bool exclusive) {
   const std::size_t gpu = LeastBusyUnclaimed();
   const uint64_t ticket = next_ticket_++;
   gpus_[gpu].shared.insert(ticket);
+  return {gpu, ticket};
+}
+
+std::size_t GpuGate::Place() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::size_t unclaimed = LeastBusyUnclaimed();
+  if (unclaimed < gpus_.size()) return unclaimed;
+  std::size_t best = 0;
+  for (std::size_t g = 1; g < gpus_.size(); ++g)
+    if (gpus_[g].shared.size() < gpus_[best].shared.size()) best = g;
+  return best;
+}
+
+GpuGate::Hold GpuGate::EnterOn(std::size_t gpu, bool exclusive) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Gpu& g = gpus_.at(gpu);
+  if (exclusive) {
+    ++timed_waiting_for_a_gpu_;
+    changed_.wait(lock, [&] { return !g.claimed; });
+    --timed_waiting_for_a_gpu_;
+    ClaimDrained(lock, gpu);
+    return {gpu, 0};
+  }
+  changed_.wait(lock, [&] { return timed_waiting_for_a_gpu_ == 0 && !g.claimed; });
+  const uint64_t ticket = next_ticket_++;
+  g.shared.insert(ticket);
   return {gpu, ticket};
 }
 

@@ -43,6 +43,11 @@ class GpuGate {
   };
   // Waits for a GPU to use as asked; Leave(hold, ...) gives it back.
   Hold Enter(bool exclusive);
+  // The GPU a program that takes turns (GpuUse::kTurns) is placed on, without a turn: the least
+  // busy one not claimed by a timed run, else the least busy.
+  std::size_t Place();
+  // Waits for a turn at `gpu` as asked; Leave(hold, ...) gives it back.
+  Hold EnterOn(std::size_t gpu, bool exclusive);
   void Leave(const Hold& hold, bool exclusive);
   // The CUDA_VISIBLE_DEVICES value for a GPU, or "" when the environment chooses.
   std::string VisibleDevices(std::size_t gpu) const;
@@ -68,12 +73,16 @@ class GpuGate {
 
 // Runs each command that uses the GPU while holding one through `gate`, pointed at that GPU. It
 // must sit outside the sandbox (SandboxedProcessRunner), which builds the command's environment.
+// A command that takes turns (GpuUse::kTurns) holds nothing for its own sake: it is placed on a
+// GPU and given the socket it asks for its turns through (gpu_turn_server.h).
 class GpuGateRunner : public ProcessRunner {
  public:
   GpuGateRunner(GpuGate& gate, ProcessRunner& inner) : gate_(gate), inner_(inner) {}
   ProcessResult Run(const Command& command) override;
 
  private:
+  ProcessResult RunTakingTurns(const Command& command);
+
   GpuGate& gate_;
   ProcessRunner& inner_;
 };

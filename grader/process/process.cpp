@@ -41,6 +41,18 @@ void set_limit(int resource, long long value) {
   dup2(out_fd, STDERR_FILENO);
   const int devnull = open("/dev/null", O_RDONLY);
   if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  // Each passed descriptor is first copied above every target, so that putting one in place
+  // cannot close another that still waits to be moved; the copies close on exec.
+  const std::size_t passed = command.passed_descriptors.size();
+  if (passed > kMaxPassedDescriptors) _exit(126);
+  int moved[kMaxPassedDescriptors];
+  for (std::size_t i = 0; i < passed; ++i) {
+    moved[i] = fcntl(command.passed_descriptors[i], F_DUPFD_CLOEXEC,
+                     3 + static_cast<int>(kMaxPassedDescriptors));
+    if (moved[i] < 0) _exit(126);
+  }
+  for (std::size_t i = 0; i < passed; ++i)
+    if (dup2(moved[i], 3 + static_cast<int>(i)) < 0) _exit(126);
   if (!command.cwd.empty() && chdir(command.cwd.c_str()) != 0) _exit(127);
   set_limit(RLIMIT_FSIZE, command.file_size_limit);
   set_limit(RLIMIT_CPU, command.cpu_seconds_limit);

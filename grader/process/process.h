@@ -11,7 +11,9 @@
 namespace labkit {
 
 // How a command uses the GPU: timed runs must have it to themselves, other runs may share it.
-enum class GpuUse { kNone, kShared, kExclusive };
+// kTurns: the kit's replay program, which holds no student host code and asks for a shared or an
+// exclusive turn itself, only while it uses the GPU (gpu_turns.h, gpu_turn_server.h).
+enum class GpuUse { kNone, kShared, kExclusive, kTurns };
 
 struct Command {
   std::vector<std::string> argv;
@@ -40,7 +42,13 @@ struct Command {
   // instances, such as the GPU's counters: the sandbox shows it to the command, read-only (a lock
   // needs no more), and to no other command. Empty: none.
   std::string lock_dir;
+  // Descriptors of labgrade's that the command gets as its descriptors 3, 4, ... in this order
+  // (kMaxPassedDescriptors at most; a GPU turn's socket, gpu_turns.h). Every other descriptor
+  // labgrade holds is closed when the command starts.
+  std::vector<int> passed_descriptors;
 };
+
+inline constexpr std::size_t kMaxPassedDescriptors = 4;
 
 struct ProcessResult {
   bool started = false;

@@ -1,6 +1,8 @@
 #include "process.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -60,6 +62,27 @@ TEST(Process, EnvironmentIsAdded) {
   cmd.argv = {"/bin/sh", "-c", "echo $LABKIT_TEST_VALUE"};
   cmd.env["LABKIT_TEST_VALUE"] = "forty-two";
   EXPECT_EQ(runner.Run(cmd).output, "forty-two\n");
+}
+
+// A passed descriptor is the child's 3, whatever number labgrade's copy has; labgrade's other
+// descriptors (this pipe's read end, close-on-exec) are not the child's.
+TEST(Process, PassedDescriptorsBecomeTheChildsThreeOnward) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);
+  SystemProcessRunner runner;
+  Command cmd;
+  cmd.argv = {"/bin/sh", "-c",
+              "echo through-three >&3; test -e /proc/$$/fd/" + std::to_string(pipe_fds[0]) +
+                  " && echo leaked; exit 0"};
+  cmd.passed_descriptors = {pipe_fds[1]};
+  const ProcessResult r = runner.Run(cmd);
+  close(pipe_fds[1]);
+  char got[64] = {};
+  const ssize_t n = read(pipe_fds[0], got, sizeof got - 1);
+  close(pipe_fds[0]);
+  EXPECT_TRUE(r.Succeeded()) << r.Describe() << r.output;
+  EXPECT_EQ(std::string(got, n > 0 ? n : 0), "through-three\n");
+  if (pipe_fds[0] != 3) EXPECT_EQ(r.output, "");
 }
 
 // dd holds its 256 MiB buffer while it waits to write into a pipe nobody reads: the memory stays

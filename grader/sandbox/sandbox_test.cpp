@@ -147,6 +147,26 @@ TEST(Sandbox, AGpuGateAroundItPointsTheCommandAtItsGpu) {
   unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
+// The kit's replay program asks for its GPU turns through descriptor 3 (gpu_turns.h): bubblewrap,
+// and the fallback's env and user switch, hand it on.
+TEST(Sandbox, AProgramThatTakesGpuTurnsReachesItsSocketInside) {
+  Fixture f;
+  for (const bool with_bwrap : {true, false}) {
+    SandboxPolicy policy = f.Policy();
+    if (!with_bwrap) policy.bwrap = "/nonexistent/bwrap";
+    SystemProcessRunner system;
+    SandboxedProcessRunner sandboxed(system, policy);
+    GpuGate gpus;
+    GpuGateRunner runner(gpus, sandboxed);
+    Command cmd = Shell("printf x >&3; echo \"granted:$(head -c1 <&3)\"; printf r >&3");
+    cmd.gpu = GpuUse::kTurns;
+    const ProcessResult r = runner.Run(cmd);
+    EXPECT_EQ(r.output, "granted:g\n")
+        << (with_bwrap ? "bubblewrap: " : "no bubblewrap: ") << r.Describe() << "\n"
+        << sandboxed.Warning();
+  }
+}
+
 TEST(Sandbox, NetworkIsBlocked) {
   Fixture f;
   SystemProcessRunner system;

@@ -21,6 +21,7 @@
 #include "device_line.h"
 #include "device_memory_budget.h"
 #include "diagnostic_case.h"
+#include "gpu_turn.h"
 #include "initial_device_state.h"
 #include "launch_counters.h"
 #include "matmul_harness.h"
@@ -443,6 +444,9 @@ int main(int argc, char** argv) {
     }
     out.line(labkit::DeviceLine(labkit::query_device()));
     mode.device_ready = std::chrono::steady_clock::now();  // the CUDA context made
+    // In a batch, the kit's replay program made its context without a turn at the GPU, and asks
+    // for one now (gpu_turn.h; a no-op everywhere else).
+    labkit::TakeGpuTurn(labkit::GpuTurn::kShared);
     if (labkit::replay_only_program()) {
       if (mode.run != labkit::RunMode::kReplay || mode.image.fatbins.empty())
         throw std::runtime_error("the kit's replay program only replays, from device code");
@@ -470,6 +474,7 @@ int main(int argc, char** argv) {
     // Leave without running atexit handlers or static destructors: code of the submission's
     // could otherwise rewrite the outputs after the harness wrote them.
     out.close();
+    labkit::TakeGpuTurn(labkit::GpuTurn::kNone);  // every kernel waited for: the context ends alone
     labkit::release_device();  // tools such as compute-sanitizer report when the context ends
     std::_Exit(0);
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "device_matrix.cuh"
 #include "forward_error.h"
 #include "fresh_inputs.cuh"
+#include "gpu_turn.h"
 #include "labkit/cuda_check.cuh"
 #include "labkit/device_buffer.cuh"
 #include "matmul_harness.h"
@@ -298,6 +300,9 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
         baseline_rows(buf.A[s]->data(), buf.B[s]->data(), buf.baseline_C->data(), r.m, r.n, r.k);
       };
     };
+    // The GPU alone from the warm-up to the last repetition (in a batch, the kit's replay program
+    // asks for it only now: gpu_turn.h). Buffers and inputs are set up beside other runs.
+    std::optional<ScopedGpuTurn> alone(std::in_place, GpuTurn::kExclusive);
     for (std::size_t s = 0; s < sets; ++s) {  // warm-up: module load, first-touch, clocks
       student(s)();
       baseline(s)();
@@ -334,6 +339,7 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
       if (settled(r, t, seconds)) break;
     }
     t.repetitions_ms = Milliseconds(begin);
+    alone.reset();
     const auto repetitions_ended = std::chrono::steady_clock::now();
     if (!refused.empty()) {
       t.outcome = {case_status::kReplayRefused, "", refused, {}};
