@@ -75,12 +75,12 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.gpu = !options.uses_gpu                                 ? GpuUse::kNone
             : options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive
                                                               : GpuUse::kShared;
-  // The kit's replay program, run bare, asks for its turns at the GPU itself, and for the GPU
-  // alone only for its timed repetitions (gpu_turns.h). Under compute-sanitizer, whose work
-  // around the program's is not the kit's, and in a counting run, which the profiler's start and
-  // end surround, it holds its turn for its whole life as any other program does.
-  if (kit_program && options.uses_gpu && !options.gpu_counters && options.sanitizer_tool.empty())
-    cmd.gpu = GpuUse::kTurns;
+  // The kit's replay program asks for its turns at the GPU itself, around each piece of GPU work,
+  // and for the GPU alone only for its timed repetitions (gpu_turns.h). Under compute-sanitizer
+  // too: the tool's own work (patching the code as it loads, its report at the end) runs no
+  // kernel. A counting run, whose profiler sessions span the process, holds its turn for its
+  // whole life as any other program does.
+  if (kit_program && options.uses_gpu && !options.gpu_counters) cmd.gpu = GpuUse::kTurns;
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   if (options.gpu_counters) {
