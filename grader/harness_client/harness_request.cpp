@@ -75,12 +75,11 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.gpu = !options.uses_gpu                                 ? GpuUse::kNone
             : options.timing != nullptr && mode != "--record" ? GpuUse::kExclusive
                                                               : GpuUse::kShared;
-  // The kit's replay program asks for its turns at the GPU itself, around each piece of GPU work,
-  // and for the GPU alone only for its timed repetitions (gpu_turns.h). Under compute-sanitizer,
-  // and in a counting run, whose profiler sessions span the process, it holds its turn for its
-  // whole life as any other program does: on an H100, sanitizer runs that took turns ran beside
-  // more of the batch and made it slower (174 s against 192 s for the realistic class,
-  // bench/results/throughput-h100-80gb-hbm3-2026-11-27-gpu-turns.txt).
+  // The kit's replay program, run bare, asks for its turns at the GPU itself, and for the GPU
+  // alone only for its timed repetitions (gpu_turns.h). Under compute-sanitizer, and in a
+  // counting run, whose profiler sessions span the process, it holds its turn for its whole life
+  // as any other program does: sanitizer runs that took turns ran beside more of the batch, and
+  // slower (bench/results/throughput-h100-80gb-hbm3-2026-11-27-gpu-turns.txt).
   if (kit_program && options.uses_gpu && !options.gpu_counters && options.sanitizer_tool.empty())
     cmd.gpu = GpuUse::kTurns;
   std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};

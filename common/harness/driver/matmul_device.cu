@@ -266,8 +266,6 @@ TimingOutcome time_matmul(const MatmulExercise& ex, const TimingRequest& r) {
   TimingOutcome t;
   const auto started = std::chrono::steady_clock::now();
   try {
-    // Set-up and the checks after the repetitions share the GPU with other runs (gpu_turn.h).
-    ScopedGpuTurn beside_others(GpuTurn::kShared);
     const DeviceInfo info = query_device();
     const std::size_t sets = r.A_sets.size();
     TimedBuffers buf;
