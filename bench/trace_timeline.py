@@ -40,11 +40,12 @@ def main():
     alone = [(s, s + w) for s, w, c in events if c.startswith("gpu held alone")]
     timed = alone + [(s, s + w) for s, w, c in events
                      if TIMED.search(c) and not c.startswith("gpu ") and not alone]
+    turn = re.compile(r"^gpu gate wait, (shared|timed) turn:")  # inside kit_replay (gpu_turns.h)
     shared_waits = sum(w for _, w, c in events
-                       if c.startswith("gpu gate wait, shared") and "turn" not in c)
+                       if c.startswith("gpu gate wait, shared") and not turn.match(c))
     timed_waits = sum(w for _, w, c in events
-                      if c.startswith("gpu gate wait, timed") and "turn" not in c)
-    turn_waits = sum(w for _, w, c in events if c.startswith("gpu gate wait") and "turn" in c)
+                      if c.startswith("gpu gate wait, timed") and not turn.match(c))
+    turn_waits = sum(w for _, w, c in events if turn.match(c))
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
     print(f"GPU processes at once, on average  {sum(e - s for s, e in gpu) / span:8.2f}"
