@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
 #   bench/gpu_session.sh build tests bench trace throughput lab02 contexts library_reload read_counters
+#   pageable_memory
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
@@ -69,6 +70,12 @@ sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
   tail -3 "$out/throughput.log"
   python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"
   return $rc
+}
+
+# Whether kernels can reach the process's pageable host memory (bench/pageable_memory_probe.cu).
+stage_pageable_memory() {
+  nvcc -O2 -o "$out/pageable_memory_probe" bench/pageable_memory_probe.cu || return 1
+  "$out/pageable_memory_probe" | tee "$out/pageable-memory.txt"
 }
 
 # What a CUDA context costs (bench/context_cost.cu), alone and sixteen at once, with the default

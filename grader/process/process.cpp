@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +54,11 @@ void set_limit(int resource, long long value) {
   }
   for (std::size_t i = 0; i < passed; ++i)
     if (dup2(moved[i], 3 + static_cast<int>(i)) < 0) _exit(126);
+  // Every other descriptor closes: labgrade's own files are not all close-on-exec (a stream
+  // another job's thread has open at this fork, say), and none of them is the command's to write.
+  const unsigned first_closed = 3 + static_cast<unsigned>(passed);
+  if (syscall(SYS_close_range, first_closed, ~0U, 0) != 0)
+    for (int fd = static_cast<int>(first_closed); fd < 65536; ++fd) close(fd);
   if (!command.cwd.empty() && chdir(command.cwd.c_str()) != 0) _exit(127);
   set_limit(RLIMIT_FSIZE, command.file_size_limit);
   set_limit(RLIMIT_CPU, command.cpu_seconds_limit);

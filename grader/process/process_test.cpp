@@ -85,6 +85,18 @@ TEST(Process, PassedDescriptorsBecomeTheChildsThreeOnward) {
   if (pipe_fds[0] != 3) EXPECT_EQ(r.output, "");
 }
 
+// A descriptor labgrade opened without close-on-exec (a stream of another job's, open at this
+// fork) is not the command's.
+TEST(Process, LabgradesOtherDescriptorsAreClosedInTheCommand) {
+  const int open_elsewhere = open("/dev/null", O_WRONLY);
+  ASSERT_GE(open_elsewhere, 0);
+  const ProcessResult r = RunShell("test -e /proc/$$/fd/" + std::to_string(open_elsewhere) +
+                                   " && echo inherited; exit 0");
+  close(open_elsewhere);
+  EXPECT_TRUE(r.Succeeded()) << r.Describe();
+  EXPECT_EQ(r.output, "");
+}
+
 // dd holds its 256 MiB buffer while it waits to write into a pipe nobody reads: the memory stays
 // resident until the poll sees it, however fast this machine fills it.
 constexpr const char* kHold256MiB = "dd if=/dev/zero bs=256M count=1 2>/dev/null | sleep 8";
