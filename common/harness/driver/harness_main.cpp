@@ -477,7 +477,8 @@ int main(int argc, char** argv) {
     // Leave without running atexit handlers or static destructors: code of the submission's
     // could otherwise rewrite the outputs after the harness wrote them.
     out.close();
-    labkit::TakeGpuTurn(labkit::GpuTurn::kNone);  // every kernel waited for: the context ends alone
+    // Every kernel has been waited for: the context ends without a turn at the GPU.
+    labkit::TakeGpuTurn(labkit::GpuTurn::kNone);
     labkit::release_device();  // tools such as compute-sanitizer report when the context ends
     std::_Exit(0);
   } catch (const std::exception& e) {
