@@ -75,6 +75,21 @@ TEST(GpuTurnServer, AByteNoKitProgramWritesEndsTheConversation) {
   EXPECT_EQ(recv(server.program_end(), &answer, 1, 0), 0) << "the server's end did not close";
 }
 
+// A program that takes turns is placed on the least busy GPU no timed run has claimed, and its
+// turns are taken there.
+TEST(GpuGate, PlacesATurnTakingProgramOnTheLeastBusyUnclaimedGpu) {
+  GpuGate gate({"GPU-a", "GPU-b", "GPU-c"});
+  const GpuGate::Hold on_a = gate.EnterOn(0, false);
+  const GpuGate::Hold claim_b = gate.EnterOn(1, true);
+  EXPECT_EQ(gate.Place(), 2u);
+  const GpuGate::Hold on_c = gate.EnterOn(2, false);
+  const GpuGate::Hold also_c = gate.EnterOn(2, false);
+  EXPECT_EQ(gate.Place(), 0u) << "GPU-b is claimed; GPU-a has one run, GPU-c two";
+  gate.Leave(claim_b, true);
+  EXPECT_EQ(gate.Place(), 1u);
+  for (const GpuGate::Hold& h : {on_a, on_c, also_c}) gate.Leave(h, false);
+}
+
 // Through the runner, a real program: the socket is its descriptor 3, named in the environment,
 // and the turn it takes and gives back leaves the gate as it found it.
 TEST(GpuGateRunner, AProgramThatTakesTurnsGetsItsSocketAsDescriptorThree) {
