@@ -20,12 +20,16 @@ ProcessResult GpuGateRunner::Run(const Command& command) {
     TraceEvent(waited, 0, asked,
                std::string(exclusive ? "gpu gate wait, timed: " : "gpu gate wait, shared: ") +
                    command.argv[command.wrapper_length]);
-  Command placed = command;
-  const std::string visible = gate_.VisibleDevices(hold.gpu);
-  if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
-  ProcessResult result = inner_.Run(placed);
+  ProcessResult result = inner_.Run(PlacedOn(command, hold.gpu));
   gate_.Leave(hold, exclusive);
   return result;
+}
+
+Command GpuGateRunner::PlacedOn(const Command& command, std::size_t gpu) const {
+  Command placed = command;
+  const std::string visible = gate_.VisibleDevices(gpu);
+  if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
+  return placed;
 }
 
 ProcessResult GpuGateRunner::RunTakingTurns(const Command& command) {
@@ -40,11 +44,9 @@ ProcessResult GpuGateRunner::RunTakingTurns(const Command& command) {
     return failed;
   }
   static_assert(gpu_turns::kGpuTurnDescriptor == 3, "the first passed descriptor is 3");
-  Command placed = command;
+  Command placed = PlacedOn(command, gpu);
   placed.passed_descriptors = {turns.program_end()};
   placed.env[gpu_turns::kGpuTurnsVariable] = std::to_string(gpu_turns::kGpuTurnDescriptor);
-  const std::string visible = gate_.VisibleDevices(gpu);
-  if (!visible.empty()) placed.env["CUDA_VISIBLE_DEVICES"] = visible;
   ProcessResult result = inner_.Run(placed);
   turns.Finish();
   return result;
@@ -59,10 +61,10 @@ std::string GpuGate::VisibleDevices(std::size_t gpu) const {
   return gpu < visible_.size() ? visible_[gpu] : "";
 }
 
-std::size_t GpuGate::LeastBusyUnclaimed() const {
+std::size_t GpuGate::LeastBusy(bool only_unclaimed) const {
   std::size_t best = gpus_.size();
   for (std::size_t g = 0; g < gpus_.size(); ++g)
-    if (!gpus_[g].claimed &&
+    if (!(only_unclaimed && gpus_[g].claimed) &&
         (best == gpus_.size() || gpus_[g].shared.size() < gpus_[best].shared.size()))
       best = g;
   return best;
@@ -83,49 +85,37 @@ void GpuGate::ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu) 
   }
 }
 
-GpuGate::Hold GpuGate::Enter(bool exclusive) {
+template <class Choose>
+GpuGate::Hold GpuGate::EnterWhere(bool exclusive, Choose choose) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (exclusive) {
     ++timed_waiting_for_a_gpu_;
-    changed_.wait(lock, [&] { return LeastBusyUnclaimed() < gpus_.size(); });
+    changed_.wait(lock, [&] { return choose() < gpus_.size(); });
     --timed_waiting_for_a_gpu_;
-    const std::size_t gpu = LeastBusyUnclaimed();
+    const std::size_t gpu = choose();
     ClaimDrained(lock, gpu);
     return {gpu, 0};
   }
-  changed_.wait(lock, [&] {
-    return timed_waiting_for_a_gpu_ == 0 && LeastBusyUnclaimed() < gpus_.size();
-  });
-  const std::size_t gpu = LeastBusyUnclaimed();
+  changed_.wait(lock, [&] { return timed_waiting_for_a_gpu_ == 0 && choose() < gpus_.size(); });
+  const std::size_t gpu = choose();
   const uint64_t ticket = next_ticket_++;
   gpus_[gpu].shared.insert(ticket);
   return {gpu, ticket};
 }
 
-std::size_t GpuGate::Place() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const std::size_t unclaimed = LeastBusyUnclaimed();
-  if (unclaimed < gpus_.size()) return unclaimed;
-  std::size_t best = 0;
-  for (std::size_t g = 1; g < gpus_.size(); ++g)
-    if (gpus_[g].shared.size() < gpus_[best].shared.size()) best = g;
-  return best;
+GpuGate::Hold GpuGate::Enter(bool exclusive) {
+  return EnterWhere(exclusive, [this] { return LeastBusy(true); });
 }
 
 GpuGate::Hold GpuGate::EnterOn(std::size_t gpu, bool exclusive) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  Gpu& g = gpus_.at(gpu);
-  if (exclusive) {
-    ++timed_waiting_for_a_gpu_;
-    changed_.wait(lock, [&] { return !g.claimed; });
-    --timed_waiting_for_a_gpu_;
-    ClaimDrained(lock, gpu);
-    return {gpu, 0};
-  }
-  changed_.wait(lock, [&] { return timed_waiting_for_a_gpu_ == 0 && !g.claimed; });
-  const uint64_t ticket = next_ticket_++;
-  g.shared.insert(ticket);
-  return {gpu, ticket};
+  (void)gpus_.at(gpu);  // a GPU the gate has
+  return EnterWhere(exclusive, [this, gpu] { return gpus_[gpu].claimed ? gpus_.size() : gpu; });
+}
+
+std::size_t GpuGate::Place() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::size_t unclaimed = LeastBusy(true);
+  return unclaimed < gpus_.size() ? unclaimed : LeastBusy(false);
 }
 
 void GpuGate::Leave(const Hold& hold, bool exclusive) {

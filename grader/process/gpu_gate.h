@@ -57,8 +57,13 @@ class GpuGate {
     std::set<uint64_t> shared;  // the tickets of the shared runs on it now
     bool claimed = false;       // by a timed run, running or waiting for the shared ones to finish
   };
-  // The unclaimed GPU with the fewest shared runs; gpus_.size() when all are claimed.
-  std::size_t LeastBusyUnclaimed() const;
+  // The GPU with the fewest shared runs, with `only_unclaimed` among those no timed run has
+  // claimed; gpus_.size() when there is none.
+  std::size_t LeastBusy(bool only_unclaimed) const;
+  // Enter and EnterOn: `choose` (called with the lock held) names the GPU to use now, or
+  // gpus_.size() while none will do.
+  template <class Choose>
+  Hold EnterWhere(bool exclusive, Choose choose);
   // A timed run's claim of `gpu`, held once its shared runs have ended (see above).
   void ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu);
 
@@ -82,6 +87,8 @@ class GpuGateRunner : public ProcessRunner {
 
  private:
   ProcessResult RunTakingTurns(const Command& command);
+  // `command` pointed at `gpu` (CUDA_VISIBLE_DEVICES), where the gate names GPUs.
+  Command PlacedOn(const Command& command, std::size_t gpu) const;
 
   GpuGate& gate_;
   ProcessRunner& inner_;
