@@ -47,7 +47,8 @@ stage_trace() {
   python3 bench/trace_summary.py "$out/trace-one.tsv" | tee "$out/trace-one.txt"
 }
 
-# LABKIT_CLASS_SIZE submissions (100) of LABKIT_CLASS_MIX (bad), graded with LABKIT_JOBS jobs (nproc).
+# LABKIT_CLASS_SIZE submissions (100) of LABKIT_CLASS_MIX (bad), graded with LABKIT_JOBS jobs (nproc),
+# with the CPUs and the GPU sampled meanwhile (machine_usage.py): which of them the batch uses up.
 stage_throughput() {
   local n="${LABKIT_CLASS_SIZE:-100}" class=/tmp/labkit_class marks=/tmp/labkit_marks
   rm -rf "$class" "$marks"
@@ -56,11 +57,14 @@ stage_throughput() {
   local start end
   start=$(date +%s.%N)
   rm -f "$out/trace-class.tsv"
+  python3 bench/machine_usage.py "$out/usage-class.tsv" >"$out/usage-class.txt" &
+  local sampler=$!
   LABKIT_TRACE_COMMANDS="$out/trace-class.tsv" \
   "$build/grader/app/labgrade" grade 03_tiled_matmul --submissions "$class" --out "$marks" \
       --jobs "${LABKIT_JOBS:-$(nproc)}" --backend gpu --seed 11 >"$out/throughput.log" 2>&1
   local rc=$?
   end=$(date +%s.%N)
+  kill "$sampler"; wait "$sampler"
   cp "$marks/gradebook.csv" "$marks/summary.txt" "$out/" 2>/dev/null
   python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); n=int(sys.argv[3]); \
 print(f'throughput: {n} submissions ({sys.argv[6]} mix) in {s:.1f} s = {60*n/s:.1f} submissions/minute on', \
@@ -69,6 +73,7 @@ sys.argv[4], 'with', sys.argv[5], 'jobs')" "$start" "$end" "$n" \
       | tee "$out/throughput.txt"
   tail -3 "$out/throughput.log"
   python3 bench/trace_summary.py "$out/trace-class.tsv" "$n" | tee "$out/trace-class.txt"
+  cat "$out/usage-class.txt"
   return $rc
 }
 

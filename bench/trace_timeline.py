@@ -46,12 +46,16 @@ def main():
     timed_waits = sum(w for _, w, c in events
                       if c.startswith("gpu gate wait, timed") and not turn.match(c))
     turn_waits = sum(w for _, w, c in events if turn.match(c))
+    # While a timed run drains the GPU or holds it alone, no new shared run starts (gpu_gate.h);
+    # a timed run still gathering (before its drain) is not traced apart and counts here too.
+    closed = covered(alone + [(s, s + w) for s, w, c in events if c.startswith("gpu gate wait, timed")])
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
     print(f"GPU processes at once, on average  {sum(e - s for s, e in gpu) / span:8.2f}"
           f"   ({len(gpu)} processes)")
     print(f"no GPU process running             {span - busy:8.1f} s ({100 * (span - busy) / span:.0f}%)")
     print(f"a timed run holding the GPU        {covered(timed):8.1f} s ({len(timed)} runs)")
+    print(f"timed runs waiting or holding it   {closed:8.1f} s ({100 * closed / span:.0f}%)")
     print(f"jobs waiting at the gate, shared   {shared_waits:8.1f} job-s"
           + (f" ({100 * shared_waits / (jobs * span):.0f}% of the jobs' time)" if jobs else ""))
     print(f"jobs waiting at the gate, timed    {timed_waits:8.1f} job-s")

@@ -163,7 +163,10 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadToolLog(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  ReadCounters(dir, options, run);
+  std::vector<std::string> counted;
+  for (const MatrixCase& c : cases)
+    if (c.counted) counted.push_back(c.id);
+  ReadCounters(dir, options, run, counted);
   return run;
 }
 
