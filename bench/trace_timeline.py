@@ -8,7 +8,9 @@ import sys
 
 from trace_summary import read_trace
 
-GPU_PROCESS = re.compile(r"compute-sanitizer |(^|\s|/)ncu |/(harness|kit_replay) ")
+# A process with a CUDA context: the harness or the kit's replay program run on a request (not the
+# nm, objcopy and nvcc link commands that name the same files), under a tool or bare.
+GPU_PROCESS = re.compile(r"compute-sanitizer |(^|\s|/)ncu |/(harness|kit_replay) (--record |--replay )?\S*request\.json")
 TIMED = re.compile(r"/(harness|kit_replay) .*/speed")
 
 
