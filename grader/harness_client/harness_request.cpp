@@ -33,7 +33,6 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                   {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
                   {"outputs", {{"C", c.id + ".C.f32"}}}};
     if (!c.exercise.empty()) entry["exercise"] = c.exercise;
-    if (c.counted) entry["counted"] = true;
     request["cases"].push_back(std::move(entry));
   }
   if (options.timing != nullptr) {

@@ -152,24 +152,13 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
   }
 }
 
-void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run,
-                  const std::vector<std::string>& counted) {
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run) {
   if (!options.gpu_counters) return;
   run.counter_log = ReadToolLog(dir + kCounterTable);
-  const auto profiled = ParseCounterLog(run.counter_log);
-  if (!profiled) return;
-  run.counted = true;
-  if (counted.empty()) return AttachCounts(run.cases, *profiled);
-  // The table holds the counted cases' launches only, in their order.
-  std::vector<CaseRun> counted_cases;
-  std::vector<std::size_t> where;
-  for (std::size_t i = 0; i < run.cases.size(); ++i)
-    if (std::find(counted.begin(), counted.end(), run.cases[i].id) != counted.end()) {
-      counted_cases.push_back(std::move(run.cases[i]));
-      where.push_back(i);
-    }
-  AttachCounts(counted_cases, *profiled);
-  for (std::size_t i = 0; i < where.size(); ++i) run.cases[where[i]] = std::move(counted_cases[i]);
+  if (const auto profiled = ParseCounterLog(run.counter_log)) {
+    run.counted = true;
+    AttachCounts(run.cases, *profiled);
+  }
 }
 
 }  // namespace labkit

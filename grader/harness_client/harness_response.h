@@ -40,10 +40,7 @@ std::string ReadToolLog(const std::string& path);
 std::vector<std::string> ThreadSanitizerLogs(const std::string& dir);
 std::string ReadThreadSanitizerLogs(const std::string& dir);
 
-// With options.gpu_counters: the counters' table, and each launch's counts where it held its
-// table; `counted`: the ids of the cases whose launches were counted (MatrixCase::counted), empty
-// when every case's were.
-void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run,
-                  const std::vector<std::string>& counted = {});
+// With options.gpu_counters: ncu's log, and each launch's counts where it held its table.
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run);
 
 }  // namespace labkit

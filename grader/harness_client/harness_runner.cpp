@@ -163,10 +163,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadToolLog(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  std::vector<std::string> counted;
-  for (const MatrixCase& c : cases)
-    if (c.counted) counted.push_back(c.id);
-  ReadCounters(dir, options, run, counted);
+  ReadCounters(dir, options, run);
   return run;
 }
 

@@ -23,9 +23,6 @@ struct MatrixCase {
   Shape shape;
   std::vector<float> A, B;
   std::string exercise;  // the harness exercise this case runs; empty: the request's
-  // A counting run (HarnessOptions::gpu_counters) that marks some of its cases counts only their
-  // launches; the others run as in any replay.
-  bool counted = false;
 };
 
 struct TimingSpec {

@@ -271,55 +271,6 @@ TEST(HarnessRunner, ACountingRunAsksTheHarnessForItsTable) {
   std::filesystem::remove_all(dir);
 }
 
-// A counting run that marks some of its cases (the default build's combined run, which counts
-// only each measured exercise's counted case): the request says which, and the table's launches,
-// which are theirs alone, go to their launches, not to an earlier case's of the same kernel.
-TEST(HarnessRunner, TheTableOfACountingRunGoesToItsMarkedCasesAlone) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("labkit_harness_runner_marked_" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  class CountsTheMarkedCase : public ProcessRunner {
-   public:
-    ProcessResult Run(const Command& command) override {
-      std::ifstream in(command.cwd + "request.json");
-      request = nlohmann::json::parse(in, nullptr, false);
-      std::ofstream(command.cwd + kCounterTable)
-          << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n"
-             "\"0\",\"k\",\"(32, 1, 1)\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"2\"\n";
-      std::ofstream response(command.argv.back());
-      for (const char* id : {"c0", "c1"})
-        response << R"({"type": "case", "status": "ok", "launches": [{"kernel": "k"}], "id": ")"
-                 << id << "\"}\n";
-      response << R"({"type": "done"})"
-               << "\n";
-      ProcessResult r;
-      r.started = true;
-      r.exit_code = 0;
-      return r;
-    }
-    nlohmann::json request;
-  } harness;
-  HarnessOptions options;
-  options.exercise = "tiled_any";
-  options.gpu_counters = true;
-  std::vector<MatrixCase> cases = {{"c0", {1, 1, 1}, {1.0f}, {1.0f}},
-                                   {"c1", {1, 1, 1}, {1.0f}, {1.0f}}};
-  cases[1].counted = true;
-  const HarnessRun run = RunHarness(harness, "harness", dir, options, cases);
-  ASSERT_TRUE(harness.request.is_object());
-  EXPECT_FALSE(harness.request["cases"][0].contains("counted"));
-  EXPECT_TRUE(harness.request["cases"][1].value("counted", false));
-  EXPECT_TRUE(run.counted) << run.counter_log;
-  ASSERT_EQ(run.cases.size(), 2u);
-  ASSERT_EQ(run.cases[0].launches.size(), 1u);
-  ASSERT_EQ(run.cases[1].launches.size(), 1u);
-  EXPECT_FALSE(run.cases[0].launches[0].accesses.has_value());
-  ASSERT_TRUE(run.cases[1].launches[0].accesses.has_value());
-  // 2 load instructions of a warp of 32 threads, 4 bytes each (gpu_counters.h).
-  EXPECT_EQ(run.cases[1].launches[0].accesses->global_load_bytes, 2 * 32 * 4);
-  std::filesystem::remove_all(dir);
-}
-
 // Plays a counting harness: the first `failures` runs write why they could not count in place of
 // the table (the counters taken by another session), the next one counts.
 class BusyCounters : public ProcessRunner {

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "combined_run.h"
-#include "drawn_shapes.h"
 #include "emulator_diagnosis.h"
 #include "exercise_checks.h"
 #include "exercise_grader.h"
@@ -111,40 +110,6 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   return verdict;
 }
 
-// GPU: the combined default-build run also counts each measured exercise's counted case (the
-// case `technique.measured` judges, one of the exercise's own: CountedCase), so that the counts
-// need no process of their own; on a GPU shared by a batch, each process is a CUDA context, and
-// their starts bound the batch (bench/results/throughput-h100-80gb-hbm3-2026-11-27-limit.txt).
-// Only that case's launches are counted. True when some case was marked.
-bool MarkCountedCases(const GradeEnv& env, const std::vector<MatmulRun*>& runs,
-                      std::vector<ExerciseCases>& groups) {
-  if (Traits(env.backend).emulator_counts) return false;
-  bool any = false;
-  for (std::size_t i = 0; i < runs.size() && i < groups.size(); ++i) {
-    const Exercise& ex = *runs[i]->ex;
-    if (!ex.technique || !ex.technique->measured) continue;
-    const std::string id = CountedCase(env, ex, runs[i]->run.id).id;
-    for (MatrixCase& c : groups[i].cases)
-      if (c.id == id) c.counted = any = true;
-  }
-  return any;
-}
-
-// The counted case of `part` (a combined run's, MarkCountedCases) alone, as a counting run of
-// its own would have returned it (TechniqueStage takes it from env.shared_counts); nullopt when
-// the process could not count or the case is not there.
-std::optional<HarnessRun> CountedPart(const GradeEnv& env, const MatmulRun& r,
-                                      const HarnessRun& part) {
-  if (!part.counted || !r.ex->technique || !r.ex->technique->measured) return std::nullopt;
-  const std::string id = CountedCase(env, *r.ex, r.run.id).id;
-  HarnessRun counted = part;
-  counted.cases.clear();
-  for (const CaseRun& c : part.cases)
-    if (c.id == id) counted.cases.push_back(c);
-  if (counted.cases.empty()) return std::nullopt;
-  return counted;
-}
-
 // `flavour`'s build is the default build itself (BuildOutcome::reuses_default: the same program,
 // build_plan.h): each open run's default-build run, already made, judged by `flavour`'s rule.
 void ReusedFlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour) {
@@ -175,8 +140,6 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
     HarnessOptions options = CaseRunOptions(env, build, replayed.front()->run);
     options.record_also = record_also;
-    if (flavour == Flavour::kDefault)
-      options.gpu_counters = MarkCountedCases(env, replayed, groups);
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
@@ -194,9 +157,6 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     HarnessRun harness_run;
     const auto own = shared.find(run);
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
-      if (flavour == Flavour::kDefault)
-        if (std::optional<HarnessRun> counted = CountedPart(env, r, own->second))
-          env.shared_counts[r.run.id] = std::move(*counted);
       harness_run = std::move(own->second);
     } else {
       HarnessOptions options = CaseRunOptions(env, build, r.run);
@@ -257,8 +217,7 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
 void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
   std::vector<const MatmulRun*> measured;
   for (const MatmulRun* r : open)
-    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured &&
-        env.shared_counts.count(r->run.id) == 0)  // counted in the default build's run already
+    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured)
       measured.push_back(r);
   if (measured.size() < 2) return;
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);

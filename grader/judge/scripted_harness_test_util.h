@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "exactness.h"
-#include "harness_protocol.h"
 #include "inputs.h"
 #include "lab_spec.h"
 #include "mismatch.h"
@@ -71,10 +70,6 @@ struct HarnessCall {
   bool thread_sanitizer = false;
   // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured).
   bool counting = false;
-  // A GPU counting run: the request asks for the counters' table ("gpu_counters"); on_case: the
-  // case is one whose launches are counted (all of them when the request marks none).
-  bool gpu_counters = false;
-  bool counted = false;
   GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
 };
 
@@ -96,9 +91,6 @@ struct CaseAnswer {
                                 {"dynamic_shared_bytes", 0}}});
   // The case's "buffers" (where the harness put A, B and C); null writes none.
   json buffers;
-  // In a GPU counting run, each counted launch's rows of the counters' table: its global loads and
-  // stores and its shared loads, in instructions per warp.
-  long long gpu_global_loads = 1 << 20, gpu_global_stores = 1 << 20, gpu_shared_loads = 1 << 20;
 };
 
 // The "timing" line of a run with a timing request (the speed item).
@@ -166,13 +158,7 @@ class ScriptedHarness : public ProcessRunner {
     std::ifstream in(command.argv[request]);
     const json req = json::parse(in);
     call.exercise = req.at("exercise");
-    call.gpu_counters = req.contains("gpu_counters") && call.mode != "--record";
     calls.push_back(call);
-    const bool some_counted = std::any_of(req.at("cases").begin(), req.at("cases").end(),
-                                          [](const json& c) { return c.value("counted", false); });
-    int counted_launches = 0;
-    std::string counter_table =
-        "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n";
 
     const ProcessAnswer process = on_process(call);
     ProcessResult result;
@@ -215,19 +201,7 @@ class ScriptedHarness : public ProcessRunner {
       // A case of a combined run names its own exercise, as the harness reads it.
       HarnessCall case_call = call;
       if (c.contains("exercise")) case_call.exercise = c["exercise"];
-      case_call.counted = call.gpu_counters && (!some_counted || c.value("counted", false));
       const CaseAnswer answer = on_case(case_call, id);
-      if (case_call.counted && answer.status == case_status::kOk)
-        for (const json& l : answer.launches) {
-          const std::string launch_id = std::to_string(counted_launches++);
-          for (const auto& [metric, value] :
-               {std::pair{gpu_metric::kGlobalLoads, answer.gpu_global_loads},
-                std::pair{gpu_metric::kGlobalStores, answer.gpu_global_stores},
-                std::pair{gpu_metric::kSharedLoads, answer.gpu_shared_loads}})
-            counter_table += "\"" + launch_id + "\",\"" + l.at("kernel").get<std::string>() +
-                             "\",\"(256, 1, 1)\",\"" + metric + "\",\"" + std::to_string(value) +
-                             "\"\n";
-        }
       if (answer.emu_diagnostic.is_object()) {
         json diagnostic = answer.emu_diagnostic;
         diagnostic["case"] = id;
@@ -257,9 +231,6 @@ class ScriptedHarness : public ProcessRunner {
     if (process.done)
       out << R"({"type": "done"})"
           << "\n";
-    // The harness writes its table as it ends well; a script with no counted launch writes none.
-    if (call.gpu_counters && counted_launches > 0 && process.done)
-      std::ofstream(dir + req["gpu_counters"].get<std::string>()) << counter_table;
     if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
     if (call.thread_sanitizer && !process.sanitizer_log.empty())
       std::ofstream(dir + "tsan.4242") << process.sanitizer_log;

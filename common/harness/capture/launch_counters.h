@@ -45,13 +45,8 @@ class LaunchCounting {
   std::string error_;
 };
 
-// GPU launch wrap: while a LaunchCounting lives and counting is not paused, runs `launch` (the
-// launch `noted`) counted and returns true; otherwise does nothing and returns false (the caller
-// launches as usual).
+// GPU launch wrap: while a LaunchCounting lives, runs `launch` (the launch `noted`) counted and
+// returns true; otherwise does nothing and returns false (the caller launches as usual).
 bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch);
-
-// While paused, launches run uncounted: a request that names its counted cases ("counted") has
-// only their launches counted, and the rest of its cases run as in any replay.
-void PauseLaunchCounting(bool paused);
 
 }  // namespace labkit

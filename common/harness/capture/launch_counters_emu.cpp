@@ -14,7 +14,6 @@ LaunchCounting::LaunchCounting() : error_("the CPU backend has no GPU profiler")
 LaunchCounting::~LaunchCounting() = default;
 
 bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
-void PauseLaunchCounting(bool) {}
 
 void LaunchCounting::WriteTable(const std::string& path) {
   std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";

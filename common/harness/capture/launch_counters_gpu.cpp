@@ -120,7 +120,6 @@ class CounterLock {
 
 // The counting in progress, for the launch wrap (CountedLaunch); one at a time.
 LaunchCounting* g_counting = nullptr;
-bool g_counting_paused = false;
 
 }  // namespace
 
@@ -331,12 +330,10 @@ void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()
 }
 
 bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch) {
-  if (g_counting == nullptr || g_counting_paused) return false;
+  if (g_counting == nullptr) return false;
   g_counting->Count(noted, launch);
   return true;
 }
-
-void PauseLaunchCounting(bool paused) { g_counting_paused = paused; }
 
 void LaunchCounting::WriteTable(const std::string& path) {
   if (g_counting == this) g_counting = nullptr;

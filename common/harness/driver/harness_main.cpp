@@ -253,14 +253,8 @@ void run_cases(const json& request, const std::string& dir,
   std::optional<labkit::replay::InitialDeviceState> initial;
   if (mode.run == labkit::RunMode::kReplay) initial.emplace(mode.image);
   std::optional<std::string> previous_exercise;
-  // A counting run that names its counted cases counts only their launches (launch_counters.h).
-  const auto& cases = request.at("cases");
-  const bool some_counted = std::any_of(cases.begin(), cases.end(), [](const json& c) {
-    return c.is_object() && c.value("counted", false);
-  });
-  for (const auto& c : cases) {
+  for (const auto& c : request.at("cases")) {
     const std::string id = c.at("id");
-    if (some_counted) labkit::PauseLaunchCounting(!c.value("counted", false));
     const std::string exercise_text = c.value("exercise", std::string());
     if (initial && previous_exercise && *previous_exercise != exercise_text) initial->Restore();
     previous_exercise = exercise_text;
@@ -319,7 +313,6 @@ void run_cases(const json& request, const std::string& dir,
     out.line(line);
     launched.insert(launched.end(), outcome.launches.begin(), outcome.launches.end());
   }
-  labkit::PauseLaunchCounting(false);
   if (request.value("occupancy_probe", false)) probe_occupancy(launched, out);
 }
 
