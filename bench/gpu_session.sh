@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything the kit runs on a real GPU, in stages, so one remote call can do several:
 #   bench/gpu_session.sh build tests bench trace throughput lab02 contexts library_reload read_counters
-#   pageable_memory
+#   pageable_memory context_sharing
 # Writes logs and results into $OUT (or ./gpu-out). Builds into build-gpu/ (reused if present).
 # Extra CMake prefixes (headers a bare GPU machine lacks, e.g. nlohmann-json unpacked from its
 # .deb) come from LABKIT_EXTRA_PREFIX, a CMake list ("a;b"). A machine without Boost.Context's
@@ -97,6 +97,21 @@ stage_contexts() {
     rm -f "$out"/contexts-*.txt
   done
   rm -f "$out/context_cost"
+}
+
+# Whether one context serves small replays faster than a context per process
+# (bench/context_sharing_cost.cu): 16 workers each way, 20 s each, with the harness's one hardware
+# work queue per context.
+stage_context_sharing() {
+  nvcc -O2 -std=c++17 -o "$out/context_sharing_cost" bench/context_sharing_cost.cu || return 1
+  local mode rc=0
+  : >"$out/context-sharing.txt"
+  for mode in spawn processes threads; do
+    CUDA_DEVICE_MAX_CONNECTIONS=1 "$out/context_sharing_cost" "$mode" 16 20 \
+      | tee -a "$out/context-sharing.txt" || rc=1
+  done
+  rm -f "$out/context_sharing_cost"
+  return $rc
 }
 
 # What a warm replay process would pay per submission (bench/library_reload_cost.cu): lab 03's
