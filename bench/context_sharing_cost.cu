@@ -32,7 +32,8 @@ namespace {
 constexpr int kSide = 512;
 
 __global__ void rows_product(const float* A, const float* B, float* C, int n) {
-  const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y,
+            col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n || col >= n) return;
   float sum = 0;
   for (int i = 0; i < n; ++i) sum += A[row * n + i] * B[i * n + col];
@@ -113,7 +114,8 @@ int Processes(int workers, double seconds) {
   const double start = Now();
   for (int w = 0; w < workers; ++w)
     if (fork() == 0) {  // before any CUDA call in this process: each child makes its own context
-      const long done = Ok(cudaFree(nullptr), "context") ? UnitsUntil(start + seconds, nullptr) : -1;
+      const long done =
+          Ok(cudaFree(nullptr), "context") ? UnitsUntil(start + seconds, nullptr) : -1;
       (void)!write(counts[1], &done, sizeof done);
       _exit(done < 0 ? 1 : 0);
     }
@@ -165,7 +167,8 @@ int main(int argc, char** argv) {
   }
   const int workers = argc == 4 ? std::atoi(argv[2]) : 0;
   const double seconds = argc == 4 ? std::atof(argv[3]) : 0;
-  if (workers < 1 || seconds <= 0 || (mode != "spawn" && mode != "processes" && mode != "threads")) {
+  if (workers < 1 || seconds <= 0 ||
+      (mode != "spawn" && mode != "processes" && mode != "threads")) {
     std::fprintf(stderr, "usage: %s spawn|processes|threads WORKERS SECONDS | %s unit\n", argv[0],
                  argv[0]);
     return 2;
