@@ -100,14 +100,15 @@ stage_contexts() {
 }
 
 # Whether one context serves small replays faster than a context per process
-# (bench/context_sharing_cost.cu): 16 workers each way, 20 s each, with the harness's one hardware
-# work queue per context.
+# (bench/context_sharing_cost.cu): 16 workers each way, and one thread alone (requests one at a
+# time in one context), 20 s each, with the harness's one hardware work queue per context.
 stage_context_sharing() {
   nvcc -O2 -std=c++17 -o "$out/context_sharing_cost" bench/context_sharing_cost.cu || return 1
-  local mode rc=0
+  local way rc=0
   : >"$out/context-sharing.txt"
-  for mode in spawn processes threads; do
-    CUDA_DEVICE_MAX_CONNECTIONS=1 "$out/context_sharing_cost" "$mode" 16 20 \
+  for way in "spawn 16" "processes 16" "threads 16" "threads 1"; do
+    # shellcheck disable=SC2086  # "mode workers", split on purpose
+    CUDA_DEVICE_MAX_CONNECTIONS=1 "$out/context_sharing_cost" $way 20 \
       | tee -a "$out/context-sharing.txt" || rc=1
   done
   rm -f "$out/context_sharing_cost"

@@ -48,8 +48,7 @@ def main():
     timed_waits = sum(w for _, w, c in events
                       if c.startswith("gpu gate wait, timed") and not turn.match(c))
     turn_waits = sum(w for _, w, c in events if turn.match(c))
-    # While a timed run drains the GPU or holds it alone, no new shared run starts (gpu_gate.h);
-    # a timed run still gathering (before its drain) is not traced apart and counts here too.
+    # While a timed run drains the GPU or holds it alone, no new shared run starts (gpu_gate.h).
     closed = covered(alone + [(s, s + w) for s, w, c in events if c.startswith("gpu gate wait, timed")])
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
