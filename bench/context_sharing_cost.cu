@@ -10,8 +10,8 @@
 //   threads W S    one process, one context, W threads with a stream each: a warm replay
 //                  service whose requests run side by side
 //   unit           one unit, then exit (what `spawn` starts)
-// bench/gpu_session.sh's `context_sharing` stage runs all three with W = 16, and threads with W
-// = 1.
+// bench/gpu_session.sh's `context_sharing` stage runs all three with W = 16, and threads with
+// W = 1.
 #include <cuda_runtime.h>
 #include <spawn.h>
 #include <sys/wait.h>
