@@ -9,14 +9,12 @@
 // compresses PTX, and large ELFs) leaves the list incomplete.
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <vector>
 
-namespace labkit {
+#include "fatbin_elf.h"
 
-// What labgrade and the kit's replay program read of one: a fatbinary is a few hundred kilobytes.
-inline constexpr std::size_t kMaxFatbinBytes = 64u << 20;
+namespace labkit {
 
 // Whether `bytes` are exactly one fatbinary. A section with more in it (bytes a `section`
 // attribute of the student's put there) is not used: the replay would then run other device code

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fatbin_resources.h"
 #include "manifest.h"
 #include "untrusted_file.h"
 
@@ -75,6 +76,13 @@ TEST(KitReplayProgram, DeviceCodeIsCutOutOfARealObject) {
   const auto fatbin = ReadUntrustedFile(list["fatbins"][0].get<std::string>(), 64u << 20);
   ASSERT_TRUE(fatbin.ok());
   EXPECT_TRUE(IsOneFatbin(std::vector<char>(fatbin->begin(), fatbin->end())));
+  // The resources the technique check reads on a GPU come from that same list's fatbinaries.
+  const std::optional<ResourceReport> resources = ResourcesOfBuild(program);
+  ASSERT_TRUE(resources.has_value());
+  ASSERT_EQ(resources->kernels.size(), 1u);
+  EXPECT_EQ(resources->kernels[0].mangled, "_Z5scalePf");
+  EXPECT_EQ(resources->kernels[0].arch, "sm_90");
+  EXPECT_GT(resources->kernels[0].registers, 0);
 
   // Bytes of the student's own in the section: the object is refused, not replayed linked.
   std::ofstream(dir + "/s.cu")

@@ -9,6 +9,7 @@
 #include "datasets.h"
 #include "device_line.h"
 #include "exercise_grader.h"
+#include "fatbin_resources.h"
 #include "report_lines.h"
 #include "resource_report.h"
 #include "scoring.h"
@@ -33,9 +34,16 @@ void Say(const GradeRequest& request, const std::string& line) {
   if (request.progress) request.progress(line);
 }
 
-// Reads the kernels' resources from ptxas run on the submission's PTX for the build's GPU (the
-// modelled one on the CPU backend, which is also handed them for its occupancy API).
+// Reads the kernels' resources. GPU: off the default build's own device code, the code that runs
+// (fatbin_resources.h); ptxas on the PTX of a second compile only where that cannot be read. CPU
+// backend: ptxas for the modelled GPU, which is also handed them for its occupancy API.
 void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
+  const BuildOutcome& build = env.builds[Flavour::kDefault];
+  if (!Traits(env.backend).models_the_gpu && build.ok)
+    if (std::optional<ResourceReport> own = ResourcesOfBuild(build.executable)) {
+      env.resources = std::move(*own);
+      return;
+    }
   auto text = builder.ResourceReportText(src_dir, PtxDir(env));
   if (!text) {
     env.resources_error = text.error();

@@ -1,0 +1,140 @@
+#include "fatbin_resources.h"
+
+#include <nlohmann/json.hpp>
+
+#include "fatbin_elf.h"
+#include "kit_replay_program.h"
+#include "untrusted_file.h"
+
+namespace labkit {
+namespace {
+
+constexpr uint8_t kFunctionSymbol = 2;
+constexpr uint8_t kEntryFunction = 0x10;  // st_other: a kernel (__global__)
+constexpr uint8_t kAttributeRegisters = 0x2f;
+constexpr uint8_t kAttributeFrameSize = 0x11;
+constexpr uint8_t kAttributeBarriers = 0x4c;
+constexpr int64_t kReservedSharedBytes = 1024;
+
+// One `.nv.info*` section's attributes, records of four bytes (form, attribute, a half-word) and,
+// in the sized form, that many bytes after them: (attribute, value) for the forms with a byte or a
+// half-word, and (attribute, symbol index, value) for a sized one holding two words. False where
+// the section cannot be walked.
+struct Attribute {
+  uint8_t id = 0;
+  uint32_t symbol = 0;
+  int64_t value = 0;
+  bool per_symbol = false;
+};
+
+bool ZerosFrom(const Bytes& bytes, uint64_t at) {
+  for (; at < bytes.size(); ++at)
+    if (bytes.At<uint8_t>(at).value_or(1) != 0) return false;
+  return true;
+}
+
+bool ReadAttributes(const Bytes& info, std::vector<Attribute>& out) {
+  uint64_t at = 0;
+  while (at < info.size()) {
+    const auto format = info.At<uint8_t>(at), id = info.At<uint8_t>(at + 1);
+    if (!format) return false;
+    if (*format == 0) return ZerosFrom(info, at);  // padding to the section's end
+    if (!id) return false;
+    if (*format == 1) {  // no value: the record is four bytes all the same
+      at += 4;
+    } else if (*format == 2 || *format == 3) {  // a byte or a half-word, in the next two bytes
+      const auto value = info.At<uint16_t>(at + 2);
+      if (!value) return false;
+      out.push_back({*id, 0, *format == 2 ? (*value & 0xFF) : *value, false});
+      at += 4;
+    } else if (*format == 4) {  // sized
+      const auto size = info.At<uint16_t>(at + 2);
+      if (!size) return false;
+      if (*size == 8) {
+        const auto symbol = info.At<uint32_t>(at + 4), value = info.At<uint32_t>(at + 8);
+        if (!symbol || !value) return false;
+        out.push_back({*id, *symbol, *value, true});
+      }
+      at += 4 + *size;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The kernels of one cubin into `report`; false where it cannot be read.
+bool ReadKernels(const Bytes& bytes, ResourceReport& report) {
+  const std::optional<CubinElf> elf = CubinElf::Read(bytes);
+  if (!elf) return false;
+  const CubinElf::Section* module_info = elf->Named(".nv.info");
+  std::vector<Attribute> module;
+  if (module_info != nullptr && !ReadAttributes(elf->Contents(*module_info), module)) return false;
+  const int64_t reserved =
+      elf->Named(".nv.shared.reserved.0") != nullptr ? kReservedSharedBytes : 0;
+  const std::vector<CubinElf::Symbol>& symbols = elf->symbols();
+  for (uint32_t index = 0; index < symbols.size(); ++index) {
+    const CubinElf::Symbol& s = symbols[index];
+    if ((s.info & 0xF) != kFunctionSymbol || (s.other & kEntryFunction) == 0 || s.name.empty())
+      continue;
+    KernelResources k;
+    k.mangled = s.name;
+    k.arch = "sm_" + std::to_string(elf->sm());
+    bool registers_found = false;
+    for (const Attribute& a : module) {
+      if (!a.per_symbol || a.symbol != index) continue;
+      if (a.id == kAttributeRegisters) {
+        k.registers = a.value;
+        registers_found = true;
+      }
+      if (a.id == kAttributeFrameSize) k.local_bytes = a.value;
+    }
+    if (!registers_found) return false;  // a layout this does not know
+    if (const CubinElf::Section* own = elf->Named(".nv.info." + s.name)) {
+      std::vector<Attribute> attributes;
+      if (!ReadAttributes(elf->Contents(*own), attributes)) return false;
+      for (const Attribute& a : attributes)
+        if (!a.per_symbol && a.id == kAttributeBarriers) k.barriers = a.value;
+    }
+    if (const CubinElf::Section* shared = elf->Named(".nv.shared." + s.name)) {
+      k.static_shared_bytes = static_cast<int64_t>(shared->size) - reserved;
+      if (k.static_shared_bytes < 0) return false;
+    }
+    k.max_threads = MaxThreadsPerBlock(k.registers);
+    report.kernels.push_back(std::move(k));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin) {
+  ResourceReport report;
+  bool every_cubin_read = true;
+  const bool walked = ForEachCubin(fatbin, [&](const Bytes& cubin) {
+    if (!ReadKernels(cubin, report)) every_cubin_read = false;
+  });
+  if (!walked || !every_cubin_read) return std::nullopt;
+  return report;
+}
+
+std::optional<ResourceReport> ResourcesOfBuild(const std::string& executable) {
+  const auto text = ReadUntrustedFile(DeviceCodePath(executable), 64u << 20);
+  if (!text.ok()) return std::nullopt;
+  const nlohmann::json list = nlohmann::json::parse(*text, nullptr, false);
+  if (!list.is_object() || !list.contains("fatbins") || !list["fatbins"].is_array())
+    return std::nullopt;
+  ResourceReport report;
+  for (const nlohmann::json& path : list["fatbins"]) {
+    if (!path.is_string()) return std::nullopt;
+    const auto bytes = ReadUntrustedFile(path.get<std::string>(), kMaxFatbinBytes);
+    if (!bytes.ok()) return std::nullopt;
+    const std::optional<ResourceReport> one =
+        ResourcesInFatbin(std::vector<char>(bytes->begin(), bytes->end()));
+    if (!one) return std::nullopt;
+    report.kernels.insert(report.kernels.end(), one->kernels.begin(), one->kernels.end());
+  }
+  return report;
+}
+
+}  // namespace labkit
