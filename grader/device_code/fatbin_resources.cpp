@@ -16,10 +16,8 @@ constexpr uint8_t kAttributeFrameSize = 0x11;
 constexpr uint8_t kAttributeBarriers = 0x4c;
 constexpr int64_t kReservedSharedBytes = 1024;
 
-// One `.nv.info*` section's attributes, records of four bytes (form, attribute, a half-word) and,
-// in the sized form, that many bytes after them: (attribute, value) for the forms with a byte or a
-// half-word, and (attribute, symbol index, value) for a sized one holding two words. False where
-// the section cannot be walked.
+// One record of a `.nv.info*` section: (attribute, value), or for a sized record of two words
+// (attribute, symbol index, value).
 struct Attribute {
   uint8_t id = 0;
   uint32_t symbol = 0;
@@ -33,6 +31,9 @@ bool ZerosFrom(const Bytes& bytes, uint64_t at) {
   return true;
 }
 
+// The records of one `.nv.info*` section: four bytes each (form, attribute, a half-word), a sized
+// one followed by that many bytes, zero bytes padding the end. False where the section cannot be
+// walked.
 bool ReadAttributes(const Bytes& info, std::vector<Attribute>& out) {
   uint64_t at = 0;
   while (at < info.size()) {
