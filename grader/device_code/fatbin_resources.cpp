@@ -111,11 +111,14 @@ bool ReadKernels(const Bytes& bytes, ResourceReport& report) {
 
 std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin) {
   ResourceReport report;
+  int cubins = 0;
   bool every_cubin_read = true;
   const bool walked = ForEachCubin(fatbin, [&](const Bytes& cubin) {
+    ++cubins;
     if (!ReadKernels(cubin, report)) every_cubin_read = false;
   });
-  if (!walked || !every_cubin_read) return std::nullopt;
+  // No machine code at all (PTX alone) says nothing of what would run: ptxas then.
+  if (!walked || !every_cubin_read || cubins == 0) return std::nullopt;
   return report;
 }
 

@@ -20,9 +20,9 @@
 
 namespace labkit {
 
-// The kernels of every cubin in `fatbin`, as ParsePtxasReport gives them. nullopt where a cubin
-// cannot be read (a compressed entry) or holds what this does not know how to read: the caller
-// then falls back on ptxas.
+// The kernels of every cubin in `fatbin`, as ParsePtxasReport gives them. nullopt where there is
+// no cubin, or one cannot be read (a compressed entry) or holds what this does not know how to
+// read: the caller then falls back on ptxas.
 std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin);
 
 // The same for every fatbinary a GPU build cut out of its objects (kit_replay_program.h, the list

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -170,6 +172,13 @@ TEST_F(FatbinResources, ABuildsResourcesComeFromTheFatbinariesItsListNames) {
 TEST(FatbinResourcesBytes, WhatIsNoFatbinOrNoCubinIsNotRead) {
   EXPECT_FALSE(ResourcesInFatbin({}).has_value());
   EXPECT_FALSE(ResourcesInFatbin(std::vector<char>(64, 0)).has_value());
+  // A fatbinary's header with no entry after it: no cubin, so nothing known of what would run.
+  std::vector<char> empty(16, 0);
+  const uint32_t magic = 0xBA55ED50;
+  const uint16_t header = 16;
+  std::memcpy(empty.data(), &magic, 4);
+  std::memcpy(empty.data() + 6, &header, 2);
+  EXPECT_FALSE(ResourcesInFatbin(empty).has_value());
 }
 
 }  // namespace
