@@ -87,15 +87,22 @@ Bytes CubinElf::Contents(const Section& section) const {
   return bytes_.Sub(section.offset, section.size);
 }
 
-bool ForEachCubin(const std::vector<char>& fatbin,
-                  const std::function<void(const Bytes&)>& on_cubin) {
+std::optional<FatbinHeader> FatbinHeaderOf(const std::vector<char>& fatbin) {
   const Bytes all(fatbin.data(), fatbin.size());
   const auto magic = all.At<uint32_t>(0);
   const auto header = all.At<uint16_t>(6);
   const auto entries = all.At<uint64_t>(8);
-  if (!magic || *magic != kFatbinMagic || !header || !entries) return false;
-  uint64_t at = *header;
-  const uint64_t end = std::min<uint64_t>(uint64_t(*header) + *entries, fatbin.size());
+  if (!magic || *magic != kFatbinMagic || !header || !entries) return std::nullopt;
+  return FatbinHeader{*header, *entries};
+}
+
+bool ForEachCubin(const std::vector<char>& fatbin,
+                  const std::function<void(const Bytes&)>& on_cubin) {
+  const std::optional<FatbinHeader> header = FatbinHeaderOf(fatbin);
+  if (!header) return false;
+  const Bytes all(fatbin.data(), fatbin.size());
+  uint64_t at = header->bytes;
+  const uint64_t end = std::min<uint64_t>(header->bytes + header->entries, fatbin.size());
   while (at < end) {
     const auto kind = all.At<uint16_t>(at);
     const auto entry_header = all.At<uint32_t>(at + 4);

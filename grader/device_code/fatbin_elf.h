@@ -71,6 +71,14 @@ class CubinElf {
   std::vector<Symbol> symbols_;
 };
 
+// A fatbinary's own header: its size, and the bytes of the entries that follow it.
+struct FatbinHeader {
+  uint16_t bytes = 0;
+  uint64_t entries = 0;
+};
+// The header `fatbin` starts with; nullopt where it starts with no fatbinary.
+std::optional<FatbinHeader> FatbinHeaderOf(const std::vector<char>& fatbin);
+
 // Calls `on_cubin` with each ELF entry's payload. False where the bytes are no fatbinary, or an
 // entry's header cannot be read (the entries after it are not visited).
 bool ForEachCubin(const std::vector<char>& fatbin,

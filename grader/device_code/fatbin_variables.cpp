@@ -25,15 +25,10 @@ bool ReadVariables(const Bytes& bytes, FatbinVariables& out) {
 }  // namespace
 
 bool IsOneFatbin(const std::vector<char>& bytes) {
-  constexpr uint32_t kFatbinMagic = 0xBA55ED50;
   constexpr uint16_t kHeaderBytes = 16;
   if (bytes.size() > kMaxFatbinBytes) return false;
-  const Bytes all(bytes.data(), bytes.size());
-  const auto magic = all.At<uint32_t>(0);
-  const auto header = all.At<uint16_t>(6);
-  const auto entries = all.At<uint64_t>(8);
-  return magic && *magic == kFatbinMagic && header && *header == kHeaderBytes && entries &&
-         *entries == bytes.size() - kHeaderBytes;
+  const std::optional<FatbinHeader> header = FatbinHeaderOf(bytes);
+  return header && header->bytes == kHeaderBytes && header->entries == bytes.size() - kHeaderBytes;
 }
 
 FatbinVariables VariablesInFatbin(const std::vector<char>& fatbin) {
