@@ -123,14 +123,10 @@ std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin)
 }
 
 std::optional<ResourceReport> ResourcesOfBuild(const std::string& executable) {
-  const auto text = ReadUntrustedFile(DeviceCodePath(executable), 64u << 20);
-  if (!text.ok()) return std::nullopt;
-  const nlohmann::json list = nlohmann::json::parse(*text, nullptr, false);
-  if (!list.is_object() || !list.contains("fatbins") || !list["fatbins"].is_array())
-    return std::nullopt;
+  const nlohmann::json list = ReadDeviceCodeList(executable);
+  if (list.is_null()) return std::nullopt;
   ResourceReport report;
   for (const nlohmann::json& path : list["fatbins"]) {
-    if (!path.is_string()) return std::nullopt;
     const auto bytes = ReadUntrustedFile(path.get<std::string>(), kMaxFatbinBytes);
     if (!bytes.ok()) return std::nullopt;
     const std::optional<ResourceReport> one =

@@ -13,6 +13,16 @@ std::string DeviceCodePath(const std::string& executable) {
   return executable + ".device_code.json";
 }
 
+json ReadDeviceCodeList(const std::string& executable) {
+  const auto text = ReadUntrustedFile(DeviceCodePath(executable), 64u << 20);
+  if (!text.ok()) return nullptr;
+  json list = json::parse(*text, nullptr, false);
+  if (!list.is_object() || !list.contains("fatbins") || !list["fatbins"].is_array()) return nullptr;
+  for (const json& path : list["fatbins"])
+    if (!path.is_string()) return nullptr;
+  return list;
+}
+
 json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,
                     const json& symbols, const FatbinVariables& variables) {
   std::vector<std::string> all = variables.global;

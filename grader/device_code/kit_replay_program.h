@@ -21,6 +21,10 @@ namespace labkit {
 // DeviceCode).
 std::string DeviceCodePath(const std::string& executable);
 
+// That list as the build wrote it: an object whose "fatbins" is an array of paths; null where it
+// is missing, unreadable or not that.
+nlohmann::json ReadDeviceCodeList(const std::string& executable);
+
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
 // "variable_names": [...]} with the names from the program's symbols (grader/build/student_image.h,
 // StudentSymbolsJson: {"name": [offset, size, "code" | "data"]}), and the fatbinaries' own

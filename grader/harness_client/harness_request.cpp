@@ -4,6 +4,7 @@
 
 #include "gpu_counters.h"
 #include "inputs.h"
+#include "kit_replay_program.h"
 #include "untrusted_file.h"
 
 namespace labkit {
@@ -132,17 +133,11 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
 
 std::string UseKitReplayProgram(const std::string& executable, const std::string& dir,
                                 json& student_image) {
-  // Written by the build beside the program (grader/device_code/kit_replay_program.h,
-  // DeviceCodePath).
-  const auto text = ReadUntrustedFile(executable + ".device_code.json", 64u << 20);
-  if (!text.ok()) return "";
-  const json list = json::parse(*text, nullptr, false);
-  if (!list.is_object() || !list.contains("program") || !list["program"].is_string() ||
-      !list.contains("fatbins") || !list["fatbins"].is_array())
-    return "";
+  // Written by the build beside the program (grader/device_code/kit_replay_program.h).
+  const json list = ReadDeviceCodeList(executable);
+  if (list.is_null() || !list.contains("program") || !list["program"].is_string()) return "";
   json names = json::array();
   for (const json& path : list["fatbins"]) {
-    if (!path.is_string()) return "";
     const std::string name = "student" + std::to_string(names.size()) + ".fatbin";
     const auto bytes = ReadUntrustedFile(path.get<std::string>(), 64u << 20);
     if (!bytes.ok() || !WriteUntrustedFile(dir + name, *bytes)) return "";
