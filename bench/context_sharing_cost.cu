@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,27 +87,34 @@ void Report(const char* mode, int workers, long units, double seconds) {
               units / seconds, units, seconds);
 }
 
-int Threads(int workers, double seconds) {
-  if (!Ok(cudaFree(nullptr), "context")) return 1;
+// `workers` threads each running `worker` (units done by `until`, or -1 on a failure; `failed`
+// says another thread failed), then the report; 1 when any failed.
+int OnThreads(const char* mode, int workers, double seconds,
+              const std::function<long(double until, const std::atomic<bool>& failed)>& worker) {
   const double start = Now();
   std::atomic<long> units{0};
   std::atomic<bool> failed{false};
   std::vector<std::thread> pool;
   for (int w = 0; w < workers; ++w)
     pool.emplace_back([&] {
-      cudaStream_t stream = nullptr;
-      if (!Ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream")) {
-        failed = true;
-        return;
-      }
-      const long done = UnitsUntil(start + seconds, stream);
+      const long done = worker(start + seconds, failed);
       if (done < 0) failed = true;
       units += done < 0 ? 0 : done;
-      cudaStreamDestroy(stream);
     });
   for (std::thread& t : pool) t.join();
-  Report("threads", workers, units, Now() - start);
+  Report(mode, workers, units, Now() - start);
   return failed ? 1 : 0;
+}
+
+int Threads(int workers, double seconds) {
+  if (!Ok(cudaFree(nullptr), "context")) return 1;
+  return OnThreads("threads", workers, seconds, [](double until, const std::atomic<bool>&) {
+    cudaStream_t stream = nullptr;
+    if (!Ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream")) return -1L;
+    const long done = UnitsUntil(until, stream);
+    cudaStreamDestroy(stream);
+    return done;
+  });
 }
 
 int Processes(int workers, double seconds) {
@@ -134,28 +142,20 @@ int Processes(int workers, double seconds) {
 }
 
 int Spawn(int workers, double seconds) {
-  const double start = Now();
-  std::atomic<long> units{0};
-  std::atomic<bool> failed{false};
-  std::vector<std::thread> pool;
-  for (int w = 0; w < workers; ++w)
-    pool.emplace_back([&] {
-      char self[] = "/proc/self/exe", unit[] = "unit";
-      char* argv[] = {self, unit, nullptr};
-      while (Now() < start + seconds && !failed) {
-        pid_t pid = 0;
-        int status = 0;
-        if (posix_spawn(&pid, self, nullptr, nullptr, argv, environ) != 0 ||
-            waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-          failed = true;
-          return;
-        }
-        ++units;
-      }
-    });
-  for (std::thread& t : pool) t.join();
-  Report("spawn", workers, units, Now() - start);
-  return failed ? 1 : 0;
+  return OnThreads("spawn", workers, seconds, [](double until, const std::atomic<bool>& failed) {
+    char self[] = "/proc/self/exe", unit[] = "unit";
+    char* argv[] = {self, unit, nullptr};
+    long units = 0;
+    while (Now() < until && !failed) {
+      pid_t pid = 0;
+      int status = 0;
+      if (posix_spawn(&pid, self, nullptr, nullptr, argv, environ) != 0 ||
+          waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1L;
+      ++units;
+    }
+    return units;
+  });
 }
 
 }  // namespace
