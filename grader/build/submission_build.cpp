@@ -88,8 +88,12 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
                                                            Backend backend, Flavour flavour) const {
   const std::string lab_include = "-I" + manifest_.LabDir(spec_.id);
   if (backend == Backend::kGpu) {
-    std::vector<std::string> cmd = {manifest_.nvcc, "-c",        "-std=c++17", "-O3",  "-lineinfo",
-                                    GpuArchFlag(),  lab_include, "-o",         object, source};
+    // -no-compress: nvcc 13 stores PTX compressed (and cubins, in some of its modes), which
+    // labgrade does not expand; it reads both off this object's fatbinary (fatbin_resources.h,
+    // fatbin_ptx.h) rather than trust a second compile the source could make differ.
+    std::vector<std::string> cmd = {manifest_.nvcc, "-c",           "-std=c++17",  "-O3",
+                                    "-lineinfo",    "-no-compress", GpuArchFlag(), lab_include,
+                                    "-o",           object,         source};
     if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
     return cmd;
   }

@@ -6,7 +6,6 @@ namespace labkit {
 namespace {
 
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
-constexpr uint16_t kElfEntry = 2;  // an entry's kind: 1 PTX, 2 ELF (a cubin)
 constexpr uint32_t kSymbolTable = 2;
 
 }  // namespace
@@ -96,8 +95,8 @@ std::optional<FatbinHeader> FatbinHeaderOf(const std::vector<char>& fatbin) {
   return FatbinHeader{*header, *entries};
 }
 
-bool ForEachCubin(const std::vector<char>& fatbin,
-                  const std::function<void(const Bytes&)>& on_cubin) {
+bool ForEachEntry(const std::vector<char>& fatbin,
+                  const std::function<void(FatbinEntryKind, const Bytes&)>& on_entry) {
   const std::optional<FatbinHeader> header = FatbinHeaderOf(fatbin);
   if (!header) return false;
   const Bytes all(fatbin.data(), fatbin.size());
@@ -108,10 +107,18 @@ bool ForEachCubin(const std::vector<char>& fatbin,
     const auto entry_header = all.At<uint32_t>(at + 4);
     const auto payload = all.At<uint64_t>(at + 8);
     if (!kind || !entry_header || !payload || *entry_header == 0) return false;
-    if (*kind == kElfEntry) on_cubin(all.Sub(at + *entry_header, *payload));
+    if (*kind == FatbinEntryKind::kPtx || *kind == FatbinEntryKind::kElf)
+      on_entry(static_cast<FatbinEntryKind>(*kind), all.Sub(at + *entry_header, *payload));
     at += *entry_header + *payload;
   }
   return true;
+}
+
+bool ForEachCubin(const std::vector<char>& fatbin,
+                  const std::function<void(const Bytes&)>& on_cubin) {
+  return ForEachEntry(fatbin, [&](FatbinEntryKind kind, const Bytes& payload) {
+    if (kind == FatbinEntryKind::kElf) on_cubin(payload);
+  });
 }
 
 }  // namespace labkit

@@ -31,6 +31,7 @@ class Bytes {
   // The NUL-terminated string at `offset`, within `limit` bytes of it.
   std::optional<std::string> String(uint64_t offset, uint64_t limit) const;
   Bytes Sub(uint64_t offset, uint64_t size) const;
+  const char* data() const { return data_; }
   std::size_t size() const { return size_; }
 
  private:
@@ -78,6 +79,15 @@ struct FatbinHeader {
 };
 // The header `fatbin` starts with; nullopt where it starts with no fatbinary.
 std::optional<FatbinHeader> FatbinHeaderOf(const std::vector<char>& fatbin);
+
+// What an entry holds (its header's first field); nvcc writes no other kinds.
+enum FatbinEntryKind : uint16_t { kPtx = 1, kElf = 2 };
+
+// Calls `on_entry` with each PTX or ELF entry's kind and payload (as stored: a compressed one is
+// not expanded). False where the bytes are no fatbinary, or an entry's header cannot be read (the
+// entries after it are not visited).
+bool ForEachEntry(const std::vector<char>& fatbin,
+                  const std::function<void(FatbinEntryKind, const Bytes&)>& on_entry);
 
 // Calls `on_cubin` with each ELF entry's payload. False where the bytes are no fatbinary, or an
 // entry's header cannot be read (the entries after it are not visited).

@@ -1,10 +1,7 @@
 #include "fatbin_resources.h"
 
-#include <nlohmann/json.hpp>
-
 #include "fatbin_elf.h"
 #include "kit_replay_program.h"
-#include "untrusted_file.h"
 
 namespace labkit {
 namespace {
@@ -123,14 +120,11 @@ std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin)
 }
 
 std::optional<ResourceReport> ResourcesOfBuild(const std::string& executable) {
-  const nlohmann::json list = ReadDeviceCodeList(executable);
-  if (list.is_null()) return std::nullopt;
+  const auto fatbins = ReadBuildFatbins(executable);
+  if (!fatbins) return std::nullopt;
   ResourceReport report;
-  for (const nlohmann::json& path : list["fatbins"]) {
-    const auto bytes = ReadUntrustedFile(path.get<std::string>(), kMaxFatbinBytes);
-    if (!bytes.ok()) return std::nullopt;
-    const std::optional<ResourceReport> one =
-        ResourcesInFatbin(std::vector<char>(bytes->begin(), bytes->end()));
+  for (const std::vector<char>& fatbin : *fatbins) {
+    const std::optional<ResourceReport> one = ResourcesInFatbin(fatbin);
     if (!one) return std::nullopt;
     report.kernels.insert(report.kernels.end(), one->kernels.begin(), one->kernels.end());
   }

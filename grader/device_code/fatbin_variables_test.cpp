@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "fatbin_elf.h"
+#include "fatbin_test_util.h"
+
 namespace labkit {
 namespace {
 
@@ -43,16 +46,7 @@ TEST(FatbinVariables, OtherBytesAreNoFatbin) {
 // An ELF entry whose payload is no ELF file (what a compressed one looks like): the variables
 // cannot be told, and the list says so.
 TEST(FatbinVariables, AnEntryThatIsNoElfFileLeavesTheListIncomplete) {
-  std::vector<char> entry(16 + 8, 'z');
-  const uint16_t kind = 2, version = 1;
-  const uint32_t header = 16;
-  const uint64_t payload = 8;
-  std::memcpy(entry.data(), &kind, 2);
-  std::memcpy(entry.data() + 2, &version, 2);
-  std::memcpy(entry.data() + 4, &header, 4);
-  std::memcpy(entry.data() + 8, &payload, 8);
-  std::vector<char> fatbin = Fatbin(0, entry.size());
-  fatbin.insert(fatbin.end(), entry.begin(), entry.end());
+  const std::vector<char> fatbin = FatbinOf({{FatbinEntryKind::kElf, "zzzzzzzz"}});
   const FatbinVariables v = VariablesInFatbin(fatbin);
   EXPECT_FALSE(v.complete);
   EXPECT_TRUE(v.constant.empty());

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "fatbin_elf.h"
 #include "untrusted_file.h"
 
 namespace labkit {
@@ -21,6 +22,18 @@ json ReadDeviceCodeList(const std::string& executable) {
   for (const json& path : list["fatbins"])
     if (!path.is_string()) return nullptr;
   return list;
+}
+
+std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string& executable) {
+  const json list = ReadDeviceCodeList(executable);
+  if (list.is_null()) return std::nullopt;
+  std::vector<std::vector<char>> fatbins;
+  for (const json& path : list["fatbins"]) {
+    const auto bytes = ReadUntrustedFile(path.get<std::string>(), kMaxFatbinBytes);
+    if (!bytes.ok()) return std::nullopt;
+    fatbins.emplace_back(bytes->begin(), bytes->end());
+  }
+  return fatbins;
 }
 
 json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,

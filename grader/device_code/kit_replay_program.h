@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ std::string DeviceCodePath(const std::string& executable);
 // That list as the build wrote it: an object whose "fatbins" is an array of paths; null where it
 // is missing, unreadable or not that.
 nlohmann::json ReadDeviceCodeList(const std::string& executable);
+
+// The bytes of every fatbinary that list names, in its order; nullopt where the list or any of
+// them cannot be read.
+std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string& executable);
 
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],
 // "variable_names": [...]} with the names from the program's symbols (grader/build/student_image.h,

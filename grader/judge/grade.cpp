@@ -35,15 +35,24 @@ void Say(const GradeRequest& request, const std::string& line) {
 }
 
 // Reads the kernels' resources. GPU: off the default build's own device code, the code that runs
-// (fatbin_resources.h); ptxas on the PTX of a second compile only where that cannot be read. CPU
+// (fatbin_resources.h), or not at all: a technique then unchecked is said so on the report. CPU
 // backend: ptxas for the modelled GPU, which is also handed them for its occupancy API.
 void ReadResources(GradeEnv& env, SubmissionBuilder& builder, const std::string& src_dir) {
   const BuildOutcome& build = env.builds[Flavour::kDefault];
-  if (!Traits(env.backend).models_the_gpu && build.ok)
-    if (std::optional<ResourceReport> own = ResourcesOfBuild(build.executable)) {
-      env.resources = std::move(*own);
+  // On a GPU, only the code that runs says what it uses: no second compile stands in for it.
+  if (!Traits(env.backend).models_the_gpu) {
+    if (!build.ok) {
+      env.resources_error = "the submission did not build";  // that failure is the verdict
       return;
     }
+    if (std::optional<ResourceReport> own = ResourcesOfBuild(build.executable))
+      env.resources = std::move(*own);
+    else
+      env.resources_error =
+          "the kernels' resources could not be read off the build's own device "
+          "code (a fault of the grader's)";
+    return;
+  }
   auto text = builder.ResourceReportText(src_dir, PtxDir(env));
   if (!text) {
     env.resources_error = text.error();

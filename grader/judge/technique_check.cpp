@@ -8,6 +8,7 @@
 #include "diagnostics_text.h"
 #include "drawn_shapes.h"
 #include "exercise_checks.h"
+#include "fatbin_ptx.h"
 #include "inputs.h"
 #include "measured_technique.h"
 #include "report_lines.h"
@@ -27,8 +28,21 @@ Finding TechniqueFinding(std::string message) {
 
 namespace {
 
-// The kernels of the student's files that read __constant__ memory, from their PTX.
+// The kernels of the student's files that read __constant__ memory, from their PTX: on a GPU the
+// PTX in the default build's own fatbinaries (fatbin_ptx.h), the code that runs; on the CPU
+// backend a compile for the modelled GPU.
 const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
+  const auto build = env.builds.find(Flavour::kDefault);
+  if (!env.constant_readers && env.constant_readers_error.empty() &&
+      !Traits(env.backend).models_the_gpu) {
+    std::optional<std::string> ptx;
+    if (build != env.builds.end() && build->second.ok) ptx = PtxOfBuild(build->second.executable);
+    if (ptx)
+      env.constant_readers = KernelsReadingConstantMemory(*ptx);
+    else
+      env.constant_readers_error =
+          "the PTX in the build's own device code could not be read (a fault of the grader's)";
+  }
   if (!env.constant_readers && env.constant_readers_error.empty()) {
     if (env.builder == nullptr) env.constant_readers_error = "the grader has no builder for PTX";
     if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";

@@ -1,6 +1,7 @@
-// SubmissionBuilder with the real emu-cxx, compiler, objcopy and linker of this build (the
+// SubmissionBuilder with the real nvcc, emu-cxx, compiler, objcopy and linker of this build (the
 // manifest's), on lab 03's interface: what the CPU backend's counted builds make of code the
-// counts must see.
+// counts must see, and what the GPU backend's build leaves for labgrade to read. Neither needs a
+// GPU.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +10,11 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "backend.h"
+#include "fatbin_ptx.h"
+#include "fatbin_resources.h"
 #include "manifest.h"
 #include "student_image.h"
 #include "submission_build.h"
@@ -18,17 +23,19 @@ namespace labkit {
 namespace {
 namespace fs = std::filesystem;
 
-// The real emu-cxx, compiler, objcopy and linker of this build (the manifest's), on lab 03: the
-// contract between emu-cxx's exit status and labgrade's stage, and a counted build of code whose
-// C++ library templates call the copy builtins that the rewrite renames.
-class RealCpuBuild : public ::testing::Test {
+// Lab 03 built by one backend in a folder of this process's own.
+class RealBuild : public ::testing::Test {
  protected:
+  explicit RealBuild(Backend backend) : backend_(backend) {}
   void SetUp() override {
     std::string error;
     if (!LoadManifest(DefaultManifestPath(), manifest_, error)) GTEST_SKIP() << error;
-    if (!manifest_.emu_backend || manifest_.emu_libs.count("03_tiled_matmul") == 0)
-      GTEST_SKIP() << "this build has no CPU backend for lab 03";
-    root_ = fs::temp_directory_path() / ("labkit_real_build_" + std::to_string(getpid()));
+    const auto& libs = backend_ == Backend::kCpu ? manifest_.emu_libs : manifest_.gpu_libs;
+    if (!(backend_ == Backend::kCpu ? manifest_.emu_backend : manifest_.gpu_backend) ||
+        libs.count("03_tiled_matmul") == 0)
+      GTEST_SKIP() << "this build has no " << ToString(backend_) << " backend for lab 03";
+    root_ = fs::temp_directory_path() / ("labkit_real_build_" + std::string(ToString(backend_)) +
+                                         "_" + std::to_string(getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_ / "src");
     spec_.id = "03_tiled_matmul";
@@ -43,12 +50,31 @@ class RealCpuBuild : public ::testing::Test {
     std::ofstream(root_ / "src" / "matmul.cu") << source;
     SystemProcessRunner runner;
     SubmissionBuilder builder(runner, manifest_, spec_);
-    return builder.Build((root_ / "src").string(), (root_ / "work").string(), Backend::kCpu,
+    return builder.Build((root_ / "src").string(), (root_ / "work").string(), backend_,
                          Flavour::kDefault);
   }
+  Backend backend_;
   Manifest manifest_;
   LabSpec spec_;
   fs::path root_;
+};
+
+// The contract between emu-cxx's exit status and labgrade's stage, and a counted build of code
+// whose C++ library templates call the copy builtins that the rewrite renames.
+class RealCpuBuild : public RealBuild {
+ protected:
+  RealCpuBuild() : RealBuild(Backend::kCpu) {}
+  // What the counted build's rewrite renamed in the kernels' calls, one "from to" a line.
+  std::string KernelCalls() const {
+    std::ifstream renames(root_ / "work" / "matmul.cu.o.kernel_calls");
+    return std::string((std::istreambuf_iterator<char>(renames)), {});
+  }
+};
+
+// What labgrade reads off the build's own fatbinaries in place of a second compile.
+class RealGpuBuild : public RealBuild {
+ protected:
+  RealGpuBuild() : RealBuild(Backend::kGpu) {}
 };
 
 // The three functions lab 03's harness calls, with `body` inside the tiled kernel.
@@ -84,8 +110,7 @@ TEST_F(RealCpuBuild, CopiesOfTheCxxLibraryAndTheCLibraryBuildAndAreRenamed) {
                   "  memcpy(&C[0], row, sizeof(float) * (m > 0));\n"
                   "  C[1] = static_cast<float>(strlen(bytes.data()));\n"));
   ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
-  std::ifstream renames(root_ / "work" / "matmul.cu.o.kernel_calls");
-  const std::string text((std::istreambuf_iterator<char>(renames)), {});
+  const std::string text = KernelCalls();
   EXPECT_NE(text.find("memcpy __emu_device_memcpy\n"), std::string::npos) << text;
   EXPECT_NE(text.find("strlen __emu_guard_strlen\n"), std::string::npos) << text;
 }
@@ -98,8 +123,7 @@ TEST_F(RealCpuBuild, CompareBuiltinsStayCallsAndAreGuarded) {
                   "  for (int i = 0; i < n; ++i)\n"
                   "    if (__builtin_memcmp(A + i, B + i, 4 * (m > 0)) < 0) C[0] = 1;\n"));
   ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
-  std::ifstream renames(root_ / "work" / "matmul.cu.o.kernel_calls");
-  const std::string text((std::istreambuf_iterator<char>(renames)), {});
+  const std::string text = KernelCalls();
   EXPECT_NE(text.find("memcmp __emu_guard_memcmp\n"), std::string::npos) << text;
 }
 
@@ -164,6 +188,25 @@ TEST_F(RealCpuBuild, CooperativeGroupsThreadBlockBuilds) {
                   "  cooperative_groups::sync(block);\n"
                   "  C[block.thread_rank()] = block.size() + block.group_index().x;\n"));
   EXPECT_TRUE(out.ok) << out.stage << ": " << out.message;
+}
+
+// nvcc 13 compresses PTX unless told not to, and labgrade reads it and the cubins as stored:
+// the kit's compile leaves both readable, so the constant-memory check and the resource report
+// come from the code that runs.
+TEST_F(RealGpuBuild, TheBuildsOwnPtxAndCubinsCanBeRead) {
+  const BuildOutcome out = Build("__constant__ int c_side;\n" +
+                                 Lab03("",
+                                       "  __shared__ float tile[24];\n  tile[threadIdx.x] = A[0];\n"
+                                       "  __syncthreads();\n  C[0] = tile[c_side];\n"));
+  ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
+  const std::optional<std::string> ptx = PtxOfBuild(out.executable);
+  ASSERT_TRUE(ptx.has_value());
+  EXPECT_EQ(KernelsReadingConstantMemory(*ptx), std::set<std::string>{"_Z5tiledPKfS0_Pfiii"});
+  const std::optional<ResourceReport> resources = ResourcesOfBuild(out.executable);
+  ASSERT_TRUE(resources.has_value());
+  ASSERT_EQ(resources->kernels.size(), 1u);
+  EXPECT_EQ(resources->kernels[0].static_shared_bytes, 96);
+  EXPECT_EQ(resources->kernels[0].barriers, 1);
 }
 
 }  // namespace
