@@ -78,6 +78,7 @@ struct BatchContext {
   Journal& journal;
   uint64_t seed;  // the journal's: one class, one set of inputs
   ReferenceTimingCache reference;
+  std::once_flag host_memory_warning;  // kKernelsReachHostMemory, said once a batch
 };
 
 // The seed and kit version this batch grades with: those in the journal when it resumes one.
@@ -148,6 +149,9 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
     DeadlineRunner limited(on_a_gpu, ctx.options.submission_seconds);
     const GradeResult result = GradeSubmission(limited, ctx.manifest, ctx.spec, request);
 
+    if (result.device.pageable_memory_access == 1)
+      std::call_once(ctx.host_memory_warning,
+                     [] { std::cerr << "labgrade: warning: " << kKernelsReachHostMemory << "\n"; });
     const std::string fault = GraderFault(result);
     if (limited.Expired()) {
       // Some of its checks were cut short or never run: no score is honest, so none is given.

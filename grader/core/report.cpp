@@ -126,6 +126,8 @@ std::string FormatTerminal(const GradeResult& r, const TerminalOptions& o) {
                     (r.lab_title.empty() ? "" : ": " + r.lab_title) + "\n";
   out += "submission " + r.submission + "\n";
   out += "backend    " + r.backend + ", " + Describe(r.device) + "\n";
+  if (r.device.pageable_memory_access == 1)
+    out += "warning    " + std::string(kKernelsReachHostMemory) + "\n";
   out += "seed       " + std::to_string(r.seed) + "\n\n";
   for (const Row& row : rows)
     out += Mark(row.status, o) + "  " + Pad(row.id, id_w) + "  " +
@@ -188,7 +190,8 @@ nlohmann::json ToJson(const GradeResult& r) {
             {"runtime", r.device.runtime},
             {"cc", r.device.compute_capability},
             {"sm_clock_mhz", r.device.sm_clock_mhz},
-            {"mem_clock_mhz", r.device.mem_clock_mhz}}},
+            {"mem_clock_mhz", r.device.mem_clock_mhz},
+            {"pageable_memory_access", r.device.pageable_memory_access == 1}}},
           // A string: JSON readers that hold numbers as doubles would round a 64-bit seed.
           {"seed", std::to_string(r.seed)},
           {"timestamp", r.timestamp},
@@ -231,6 +234,7 @@ Result<GradeResult> GradeResultFromJson(const nlohmann::json& j) {
     r.device.compute_capability = d.at("cc").get<std::string>();
     r.device.sm_clock_mhz = d.at("sm_clock_mhz").get<int64_t>();
     r.device.mem_clock_mhz = d.at("mem_clock_mhz").get<int64_t>();
+    r.device.pageable_memory_access = d.value("pageable_memory_access", false) ? 1 : 0;
     where = "seed";
     r.seed = std::stoull(j.at("seed").get<std::string>());
     where = "execution_time_seconds";

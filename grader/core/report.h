@@ -49,6 +49,13 @@ std::string FormatPoints(double points);
 
 std::string FormatTerminal(const GradeResult& result, const TerminalOptions& options = {});
 
+// What labgrade says where the GPU lets kernels reach host memory (DeviceInfo's
+// pageable_memory_access): in the report, and once per batch.
+inline constexpr char kKernelsReachHostMemory[] =
+    "kernels on this GPU can reach host memory (pageable memory access), the kit's replay "
+    "program's own included: a student's kernel could change what the kit reads there "
+    "(docs/THREAT_MODEL.md)";
+
 nlohmann::json ToJson(const GradeResult& result);
 // Reads what ToJson writes (schema_version 1). Errors name the missing or mistyped field.
 Result<GradeResult> GradeResultFromJson(const nlohmann::json& json);

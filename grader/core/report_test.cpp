@@ -140,6 +140,7 @@ TEST(Report, Json) {
     "driver": "",
     "mem_clock_mhz": 0,
     "name": "h100-sxm (emulated)",
+    "pageable_memory_access": false,
     "runtime": "",
     "sm_clock_mhz": 0
   },
@@ -204,6 +205,23 @@ TEST(Report, JsonRoundTrip) {
   EXPECT_EQ(ToJson(*back), ToJson(r));
   EXPECT_EQ(back->seed, 12345u);
   EXPECT_EQ(back->exercises[1].status, GradeStatus::kFailed);
+}
+
+// A GPU whose kernels can reach host memory is named at the top of the report and in the JSON;
+// a results file from before the key reads as one that cannot.
+TEST(Report, AGpuWhoseKernelsReachHostMemoryIsSaidSo) {
+  GradeResult r = Fixed();
+  EXPECT_EQ(FormatTerminal(r).find("warning"), std::string::npos);
+  r.device.pageable_memory_access = 1;
+  const std::string text = FormatTerminal(r);
+  EXPECT_NE(text.find("\nwarning    " + std::string(kKernelsReachHostMemory) + "\n"),
+            std::string::npos)
+      << text;
+  nlohmann::json j = ToJson(r);
+  EXPECT_EQ(j["device"]["pageable_memory_access"], true);
+  EXPECT_EQ(GradeResultFromJson(j)->device.pageable_memory_access, 1);
+  j["device"].erase("pageable_memory_access");
+  EXPECT_EQ(GradeResultFromJson(j)->device.pageable_memory_access, 0);
 }
 
 TEST(Report, JsonReaderNamesTheField) {
@@ -278,6 +296,7 @@ TEST(DeviceLine, WhatTheHarnessWritesIsWhatLabgradeReads) {
   d.mem_clock_mhz = 2619;
   d.multiprocessors = 132;
   d.l2_bytes = 52428800;
+  d.pageable_memory_access = 1;
   const nlohmann::json line = DeviceLine(d);
   EXPECT_EQ(line.at("type"), "device");
   const DeviceInfo back = DeviceFromLine(nlohmann::json::parse(line.dump()));
@@ -287,6 +306,7 @@ TEST(DeviceLine, WhatTheHarnessWritesIsWhatLabgradeReads) {
   EXPECT_EQ(back.sm_clock_mhz, 1980);
   EXPECT_EQ(back.multiprocessors, 132);
   EXPECT_EQ(back.l2_bytes, 52428800);
+  EXPECT_EQ(back.pageable_memory_access, 1);
 }
 
 // The line comes from a process the student's code ran in: wrong types read as unknown.

@@ -46,6 +46,9 @@ struct GradeEnv {
   bool thread_sanitizer = false;
   // The harness's "device" line, from the first run that passed (saves a process to ask for it).
   nlohmann::json device_line;
+  // Some run's device line said kernels can reach host memory (DeviceInfo::pageable_memory_access).
+  // Any line counts: a student's own program could only hide it in its own line, not in the kit's.
+  bool kernels_reach_host_memory = false;
   // Builds what is made only when a check needs it (the submission's PTX, and on a GPU the
   // emulator's build); may be null, and then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;

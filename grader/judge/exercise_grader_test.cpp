@@ -35,6 +35,20 @@ TEST_F(JudgeTest, RightValuesEverywherePass) {
   EXPECT_EQ(harness_.calls[1].mode, "--replay");
 }
 
+// Any run's device line that says kernels reach host memory counts, not only the first one's: a
+// student's own program writes its line as it likes, the kit's replay program does not.
+TEST_F(JudgeTest, AnyDeviceLineThatSaysKernelsReachHostMemoryCounts) {
+  Grade(Backend::kGpu);
+  EXPECT_FALSE(kernels_reach_host_memory_);
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    p.pageable_memory_access = call.build == "nofma";
+    return p;
+  };
+  Grade(Backend::kGpu);
+  EXPECT_TRUE(kernels_reach_host_memory_);
+}
+
 TEST_F(JudgeTest, WrongValuesFailWithTheWrongResultCause) {
   harness_.on_case = [](const HarnessCall& call, const std::string&) {
     CaseAnswer a;

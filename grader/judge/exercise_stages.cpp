@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "combined_run.h"
+#include "device_line.h"
 #include "emulator_diagnosis.h"
 #include "exercise_checks.h"
 #include "exercise_grader.h"
@@ -24,6 +25,7 @@ HarnessOptions CaseRunOptions(const GradeEnv& env, const BuildOutcome& build, co
 
 void RememberDevice(GradeEnv& env, const HarnessRun& run) {
   if (!env.device_line.is_object() && run.device.is_object()) env.device_line = run.device;
+  if (DeviceFromLine(run.device).pageable_memory_access == 1) env.kernels_reach_host_memory = true;
 }
 
 // One run of a matmul exercise over all its cases: `ex` names the cases and the verdict, `run` is

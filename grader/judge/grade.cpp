@@ -262,6 +262,7 @@ GradeResult GradeSubmission(ProcessRunner& runner, const Manifest& manifest, con
     result.device = env.device_line.is_object() ? DeviceFromLine(env.device_line) : ProbeDevice(env);
   if (Traits(request.backend).models_the_gpu && !result.device.name.empty())
     result.device.name += " (modelled by the CPU backend)";
+  if (env.kernels_reach_host_memory) result.device.pageable_memory_access = 1;
   MakeTextValid(result);
   result.execution_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -38,6 +38,7 @@ class JudgeTest : public ::testing::Test {
     env.builds = builds_;
     env.thread_sanitizer = builds_.count(Flavour::kThreadSanitizer) > 0;
     const std::vector<ExerciseVerdict> verdicts = GradeExercises(env, spec_.exercises);
+    kernels_reach_host_memory_ = env.kernels_reach_host_memory;
     EXPECT_EQ(verdicts.size(), 1u);
     return verdicts.at(0);
   }
@@ -47,6 +48,7 @@ class JudgeTest : public ::testing::Test {
   Manifest manifest_;
   std::map<Flavour, BuildOutcome> builds_;
   ScriptedHarness harness_;
+  bool kernels_reach_host_memory_ = false;  // the last Grade's GradeEnv said so
 };
 
 inline bool Has(const std::string& text, const std::string& part) {

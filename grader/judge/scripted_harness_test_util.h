@@ -116,6 +116,7 @@ struct ProcessAnswer {
   int signal = 0;
   bool done = true;         // the "done" line
   bool device_line = true;  // the harness's first line, written before any case
+  bool pageable_memory_access = false;  // what that line says of the GPU
   bool records = true;      // a record run writes its plans (false: it left before any case)
   // compute-sanitizer's log under --tool, ThreadSanitizer's (tsan.<pid>) under TSAN_OPTIONS
   std::string sanitizer_log;
@@ -167,7 +168,12 @@ class ScriptedHarness : public ProcessRunner {
     if (!process.starts) return result;
     const std::string dir = command.cwd + "/";
     std::ofstream out(command.argv.at(request + 1));
-    if (process.device_line) out << json({{"type", "device"}, {"name", "scripted"}}).dump() << "\n";
+    if (process.device_line)
+      out << json({{"type", "device"},
+                   {"name", "scripted"},
+                   {"pageable_memory_access", process.pageable_memory_access ? 1 : 0}})
+                 .dump()
+          << "\n";
     for (const json& c : req.at("cases")) {
       const std::string id = c.at("id");
       if (c.contains("params")) {

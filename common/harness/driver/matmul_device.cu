@@ -131,6 +131,7 @@ DeviceInfo query_device() {
   if (cudaRuntimeGetVersion(&v) == cudaSuccess) info.runtime = version_text(v);
   info.sm_clock_mhz = attribute_or_zero(cudaDevAttrClockRate) / 1000;
   info.mem_clock_mhz = attribute_or_zero(cudaDevAttrMemoryClockRate) / 1000;
+  info.pageable_memory_access = attribute_or_zero(cudaDevAttrPageableMemoryAccess);
   return info;
 }
 

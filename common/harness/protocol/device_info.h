@@ -18,6 +18,9 @@ struct DeviceInfo {
   long long mem_clock_mhz = 0;
   long long multiprocessors = 0;
   long long l2_bytes = 0;
+  // 1 where kernels can reach the process's ordinary host memory (cudaDevAttrPageableMemoryAccess:
+  // HMM, or a Grace Hopper's ATS), and with it the kit's replay program's own pages.
+  long long pageable_memory_access = 0;
 };
 
 }  // namespace labkit

@@ -19,7 +19,8 @@ inline nlohmann::json DeviceLine(const DeviceInfo& d) {
           {"sm_clock_mhz", d.sm_clock_mhz},
           {"mem_clock_mhz", d.mem_clock_mhz},
           {"multiprocessors", d.multiprocessors},
-          {"l2_bytes", d.l2_bytes}};
+          {"l2_bytes", d.l2_bytes},
+          {"pageable_memory_access", d.pageable_memory_access}};
 }
 
 // The line comes from a process the student's code ran in: a key that is missing or of the wrong
@@ -44,6 +45,7 @@ inline DeviceInfo DeviceFromLine(const nlohmann::json& line) {
   d.mem_clock_mhz = number("mem_clock_mhz");
   d.multiprocessors = number("multiprocessors");
   d.l2_bytes = number("l2_bytes");
+  d.pageable_memory_access = number("pageable_memory_access");
   return d;
 }
 

@@ -110,6 +110,9 @@ bool attribute_value(cudaDeviceAttr attr, int* value) {
     case cudaDevAttrManagedMemory:
       *value = p.managedMemory;
       break;
+    case cudaDevAttrPageableMemoryAccess:
+      *value = p.pageableMemoryAccess;
+      break;
     case cudaDevAttrSingleToDoublePrecisionPerfRatio:
       *value = p.singleToDoublePrecisionPerfRatio;
       break;
