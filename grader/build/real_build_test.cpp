@@ -16,6 +16,7 @@
 #include "fatbin_ptx.h"
 #include "fatbin_resources.h"
 #include "manifest.h"
+#include "ptx_constant_reads.h"
 #include "student_image.h"
 #include "submission_build.h"
 
@@ -207,6 +208,22 @@ TEST_F(RealGpuBuild, TheBuildsOwnPtxAndCubinsCanBeRead) {
   ASSERT_EQ(resources->kernels.size(), 1u);
   EXPECT_EQ(resources->kernels[0].static_shared_bytes, 96);
   EXPECT_EQ(resources->kernels[0].barriers, 1);
+}
+
+// What nvcc really writes (-lineinfo's .loc lines, a printf's call block closing in column 0, a
+// __noinline__ helper): the kernel whose only constant read follows them still counts.
+TEST_F(RealGpuBuild, ConstantReadsAfterCallsAndInHelpersAreFound) {
+  const BuildOutcome out = Build(
+      "#include <cstdio>\n__constant__ int c_side;\n"
+      "__device__ __noinline__ int side() { return c_side; }\n"
+      "__global__ void helped(int* out) { out[0] = side(); }\n" +
+      Lab03("", "  if (m < 0) printf(\"debug %d\\n\", m);\n  C[0] = A[0] * c_side;\n") +
+      "void launch_helped(int* p) { helped<<<1, 1>>>(p); }\n");
+  ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
+  const std::optional<std::string> ptx = PtxOfBuild(out.executable);
+  ASSERT_TRUE(ptx.has_value());
+  EXPECT_EQ(KernelsReadingConstantMemory(*ptx),
+            (std::set<std::string>{"_Z5tiledPKfS0_Pfiii", "_Z6helpedPi"}));
 }
 
 }  // namespace

@@ -109,51 +109,6 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text) {
   return report;
 }
 
-namespace {
-
-// `ptx` without its comments. The student's inline asm is copied into the PTX as written, so a
-// comment there ("// ld.const") is text of the student's, not an instruction.
-std::string WithoutComments(const std::string& ptx) {
-  std::string code;
-  code.reserve(ptx.size());
-  for (std::size_t i = 0; i < ptx.size();) {
-    if (ptx.compare(i, 2, "//") == 0) {
-      i = ptx.find('\n', i);
-      if (i == std::string::npos) break;
-    } else if (ptx.compare(i, 2, "/*") == 0) {
-      const std::size_t end = ptx.find("*/", i + 2);
-      if (end == std::string::npos) break;
-      code += ' ';
-      i = end + 2;
-    } else {
-      code += ptx[i++];
-    }
-  }
-  return code;
-}
-
-}  // namespace
-
-std::set<std::string> KernelsReadingConstantMemory(const std::string& ptx) {
-  static const std::regex kEntry(R"(\.entry\s+([A-Za-z_$][\w$]*))");
-  // An instruction: at the start of a statement, after an optional predicate (@%p1, @!%p1).
-  static const std::regex kConstLoad(R"((^|[;{])\s*(@!?%\w+\s+)?ld\.const\b)");
-  std::set<std::string> readers;
-  std::istringstream in(WithoutComments(ptx));
-  std::string line, current;  // the entry whose body the line is in; empty outside entries
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, kEntry)) {
-      current = m[1].str();
-    } else if (!line.empty() && line[0] == '}') {
-      current.clear();  // the closing brace of a function body is the only one in column 0
-    } else if (!current.empty() && std::regex_search(line, kConstLoad)) {
-      readers.insert(current);
-    }
-  }
-  return readers;
-}
-
 int64_t MaxThreadsPerBlock(int64_t registers) {
   if (registers <= 0) return 1024;
   const int64_t per_warp = (registers * 32 + 255) / 256 * 256;

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -52,11 +51,6 @@ Result<ResourceReport> ParsePtxasReport(const std::string& text);
 // {"kernels": {"<mangled>": {"registers": 32, "static_shared_bytes": 2048, "local_bytes": 0,
 //  "max_threads": 1024, "barriers": 1}}}. With several architectures, the first entry wins.
 nlohmann::json ToEmulatorJson(const ResourceReport& report);
-
-// The entry functions (mangled names) of a PTX file that read a __constant__ variable: an
-// `ld.const` in their body. ptxas's -v report stopped listing constant banks in CUDA 13, so the PTX
-// (`nvcc -ptx`, compiler output like the report) is where this is read.
-std::set<std::string> KernelsReadingConstantMemory(const std::string& ptx);
 
 // cudaFuncGetAttributes' maxThreadsPerBlock for a kernel using `registers` per thread on sm_90:
 // registers are allocated per warp in units of 256, from 64K per block; at most 1024 threads.

@@ -168,62 +168,6 @@ TEST(ResourceReport, ReadsConstantMemory) {
   EXPECT_EQ(r->kernels[4].arch, "sm_80");
 }
 
-TEST(ResourceReport, FindsKernelsReadingConstantMemory) {
-  const char* const ptx = R"(.const .align 4 .b32 c_block_side;
-// .globl	_Z6readerPf
-.visible .entry _Z6readerPf(
-	.param .u64 _Z6readerPf_param_0
-)
-{
-	ld.param.u64 	%rd1, [_Z6readerPf_param_0];
-	ld.const.u32 	%r1, [c_block_side];
-	ret;
-}
-// .globl	_Z5plainPf
-.visible .entry _Z5plainPf(
-	.param .u64 _Z5plainPf_param_0
-)
-{
-	ld.param.u64 	%rd1, [_Z5plainPf_param_0];
-	ret;
-}
-)";
-  EXPECT_EQ(KernelsReadingConstantMemory(ptx), std::set<std::string>{"_Z6readerPf"});
-  EXPECT_TRUE(KernelsReadingConstantMemory("").empty());
-}
-
-// Inline asm reaches the PTX as written: a comment that names the instruction reads nothing, an
-// instruction in a braced block or under a predicate does.
-TEST(ResourceReport, ConstantReadsAreInstructionsNotComments) {
-  const char* const ptx = R"(.visible .entry _Z6forgedPf(
-	.param .u64 _Z6forgedPf_param_0
-)
-{
-	// ld.const.u32 	%r1, [c_block_side];
-	/* ld.const.u32 	%r1, [c_block_side];
-	   ld.const.u32 	%r2, [c_block_side]; */
-	mov.u32 	%r1, 0; // ld.const
-	ret;
-}
-.visible .entry _Z7guardedPf(
-	.param .u64 _Z7guardedPf_param_0
-)
-{
-	@%p1 ld.const.u32 	%r1, [c_block_side];
-	ret;
-}
-.visible .entry _Z5bracePf(
-	.param .u64 _Z5bracePf_param_0
-)
-{
-	{ ld.const.u32 	%r1, [c_block_side]; }
-	ret;
-}
-)";
-  EXPECT_EQ(KernelsReadingConstantMemory(ptx),
-            (std::set<std::string>{"_Z7guardedPf", "_Z5bracePf"}));
-}
-
 TEST(ResourceReport, ReadsSpills) {
   Result<ResourceReport> r = ParsePtxasReport(kSpill);
   ASSERT_TRUE(r.ok()) << r.error();

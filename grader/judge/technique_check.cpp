@@ -11,6 +11,7 @@
 #include "fatbin_ptx.h"
 #include "inputs.h"
 #include "measured_technique.h"
+#include "ptx_constant_reads.h"
 #include "report_lines.h"
 #include "transfer_check.h"
 #include "untrusted_file.h"
