@@ -388,6 +388,39 @@ TEST_F(EmulatedDeclarationsTest, TheCountsJudgeWhatPtxasWouldHave) {
       << v.message;
 }
 
+// Found by a red-team pass (2026-11-27): a do-nothing kernel that declares what lab 04 asks for
+// (no fixed-size tiles, a barrier), launched beside one with fixed-size tiles doing the work,
+// passed, as any one kernel passing was enough. What the exercise rules out now holds for every
+// launched kernel; what it asks for, for one of them, so that a helper kernel that asks for
+// nothing still passes beside the one that does.
+TEST_F(EmulatedDeclarationsTest, AKernelBesideTheOneDoingTheWorkCannotStandInForIt) {
+  auto launches = [this](long long work_static_bytes) {
+    harness_.on_case = [=](const HarnessCall& call, const std::string&) {
+      CaseAnswer a;
+      if (!call.counting) return a;
+      json helper = a.launches[0];
+      helper["kernel"] = "_Z9companionPi";
+      helper["accesses"] = {{"shared_loads", 1}, {"barriers", 1}, {"static_shared_bytes", 0}};
+      a.launches[0]["accesses"] = {{"shared_loads", 64},
+                                   {"barriers", work_static_bytes > 0 ? 0 : 8},
+                                   {"static_shared_bytes", work_static_bytes}};
+      a.launches.push_back(helper);
+      return a;
+    };
+  };
+  launches(2048);
+  ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.cause, "technique");
+  EXPECT_TRUE(Has(v.message,
+                  "launched tiled(float const*, float const*, float*, int, int, int), and "
+                  "tiled declares 2048 bytes of fixed-size"))
+      << v.message;
+
+  launches(0);  // the working kernel keeps to the rules and waits; the helper is no harm
+  v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+}
+
 // Registers are a GPU's: they stay unchecked, and the note says why.
 TEST_F(EmulatedDeclarationsTest, RegistersStayUnchecked) {
   spec_.exercises[0].technique->max_registers = 64;

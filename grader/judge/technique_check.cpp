@@ -234,6 +234,18 @@ std::optional<ResourceReport> EmulatedDeclarations(GradeEnv& env, const Exercise
   return report;
 }
 
+// `t`'s declared checks split in two: the limits (at most so much shared memory, registers or
+// local memory; no barrier) and the wants (at least so much shared memory; a barrier).
+std::pair<Technique, Technique> LimitsAndWants(const Technique& t) {
+  Technique limits = t, wanted = t;
+  limits.min_static_shared_bytes.reset();
+  wanted.max_static_shared_bytes.reset();
+  wanted.max_registers.reset();
+  wanted.max_local_bytes.reset();
+  (t.uses_barrier.value_or(false) ? limits : wanted).uses_barrier.reset();
+  return {limits, wanted};
+}
+
 // Whether `t` names anything read from ptxas's report of what a kernel declares.
 bool ChecksDeclarations(const Technique& t) {
   return t.min_static_shared_bytes || t.max_static_shared_bytes || t.uses_barrier ||
@@ -323,9 +335,21 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
     return {};
   }
   const ResourceReport& resources = emulated ? *emulated : *env.resources;
+  // What the exercise rules out holds for every kernel the function launched, so that a kernel
+  // beside the one doing the work cannot stand in for it; what it asks for must be in one of them
+  // (a zero-fill or transpose kernel beside the tiled one asks for nothing).
+  const auto [limits, wanted] = LimitsAndWants(declared);
+  for (const std::string& kernel : launched) {
+    if (resources.Find(FunctionName(kernel)).empty()) continue;  // not compiled from their file
+    const std::string failure = CheckTechnique(resources, FunctionName(kernel), limits);
+    if (!failure.empty())
+      return TechniqueFinding(not_taught + ex.function + " launched " + DemangleSymbol(kernel) +
+                              ", and " + failure);
+  }
+  if (!ChecksDeclarations(wanted)) return {};
   std::string first_failure;
   for (const std::string& kernel : launched) {
-    const std::string failure = CheckTechnique(resources, FunctionName(kernel), declared);
+    const std::string failure = CheckTechnique(resources, FunctionName(kernel), wanted);
     if (failure.empty()) return {};
     if (first_failure.empty()) first_failure = failure;
   }
