@@ -31,8 +31,10 @@ void Note(const std::string& statement, Function& f) {
   static const std::regex kInstruction(
       R"(^\s*(?:[A-Za-z_$][\w$]*\s*:\s*)*(?:@!?%?[\w$]+\s+)?([a-z][\w.]*)\s*(.*)$)");
   static const std::regex kCallee(R"(^(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*))");
-  std::string flat = statement;  // nvcc writes a call's operands over several lines
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  // The opcode and a callee's name are at the start: a statement of the student's inline asm may
+  // be megabytes long, which std::regex would recurse through character by character.
+  std::string flat = statement.substr(0, 1024);
+  std::replace(flat.begin(), flat.end(), '\n', ' ');  // nvcc writes a call's operands on lines
   std::smatch m;
   if (!std::regex_match(flat, m, kInstruction)) return;
   const std::string opcode = m[1].str(), operands = m[2].str();

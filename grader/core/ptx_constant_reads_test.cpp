@@ -131,5 +131,12 @@ TEST(PtxConstantReads, BodiesEndAtTheirOwnBraceAndStringsAreNotCode) {
             (std::set<std::string>{"_Z5printPf", "_Z5decoyPf", "_Z6callerPf"}));
 }
 
+// A statement of inline asm as long as the student likes is read by its start alone.
+TEST(PtxConstantReads, AVeryLongStatementIsReadByItsStart) {
+  const std::string ptx = ".visible .entry _Z4longPf()\n{\n\tld.const.u32 %r1, [c" +
+                          std::string(4 << 20, 'x') + "];\n\tret;\n}\n";
+  EXPECT_EQ(KernelsReadingConstantMemory(ptx), std::set<std::string>{"_Z4longPf"});
+}
+
 }  // namespace
 }  // namespace labkit
