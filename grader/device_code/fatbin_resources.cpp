@@ -114,7 +114,7 @@ std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin)
     ++cubins;
     if (!ReadKernels(cubin, report)) every_cubin_read = false;
   });
-  // No machine code at all (PTX alone) says nothing of what would run: ptxas then.
+  // No machine code at all (PTX alone) says nothing of what would run.
   if (!walked || !every_cubin_read || cubins == 0) return std::nullopt;
   return report;
 }

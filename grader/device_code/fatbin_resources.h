@@ -22,7 +22,7 @@ namespace labkit {
 
 // The kernels of every cubin in `fatbin`, as ParsePtxasReport gives them. nullopt where there is
 // no cubin, or one cannot be read (a compressed entry) or holds what this does not know how to
-// read: the caller then falls back on ptxas.
+// read: the report is then missing, never taken from a second compile (judge/grade.cpp).
 std::optional<ResourceReport> ResourcesInFatbin(const std::vector<char>& fatbin);
 
 // The same for every fatbinary a GPU build cut out of its objects (kit_replay_program.h, the list

@@ -24,8 +24,7 @@ json ReadDeviceCodeList(const std::string& executable) {
   return list;
 }
 
-std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string& executable) {
-  const json list = ReadDeviceCodeList(executable);
+std::optional<std::vector<std::vector<char>>> ReadListedFatbins(const json& list) {
   if (list.is_null()) return std::nullopt;
   std::vector<std::vector<char>> fatbins;
   for (const json& path : list["fatbins"]) {
@@ -34,6 +33,10 @@ std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string
     fatbins.emplace_back(bytes->begin(), bytes->end());
   }
   return fatbins;
+}
+
+std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string& executable) {
+  return ReadListedFatbins(ReadDeviceCodeList(executable));
 }
 
 json DeviceCodeJson(const std::string& program, const std::vector<std::string>& fatbins,

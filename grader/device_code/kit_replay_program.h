@@ -26,8 +26,10 @@ std::string DeviceCodePath(const std::string& executable);
 // is missing, unreadable or not that.
 nlohmann::json ReadDeviceCodeList(const std::string& executable);
 
-// The bytes of every fatbinary that list names, in its order; nullopt where the list or any of
-// them cannot be read.
+// The bytes of every fatbinary `list` (as ReadDeviceCodeList gives it) names, in its order;
+// nullopt where the list is null or any of them cannot be read.
+std::optional<std::vector<std::vector<char>>> ReadListedFatbins(const nlohmann::json& list);
+// The same for the list beside `executable`.
 std::optional<std::vector<std::vector<char>>> ReadBuildFatbins(const std::string& executable);
 
 // The list: {"program": ..., "fatbins": [paths], "kernel_names": [[offset, name]...],

@@ -136,11 +136,12 @@ std::string UseKitReplayProgram(const std::string& executable, const std::string
   // Written by the build beside the program (grader/device_code/kit_replay_program.h).
   const json list = ReadDeviceCodeList(executable);
   if (list.is_null() || !list.contains("program") || !list["program"].is_string()) return "";
+  const auto fatbins = ReadListedFatbins(list);
+  if (!fatbins) return "";
   json names = json::array();
-  for (const json& path : list["fatbins"]) {
+  for (const std::vector<char>& fatbin : *fatbins) {
     const std::string name = "student" + std::to_string(names.size()) + ".fatbin";
-    const auto bytes = ReadUntrustedFile(path.get<std::string>(), 64u << 20);
-    if (!bytes.ok() || !WriteUntrustedFile(dir + name, *bytes)) return "";
+    if (!WriteUntrustedFile(dir + name, std::string(fatbin.begin(), fatbin.end()))) return "";
     names.push_back(name);
   }
   student_image["device_code"] = {

@@ -29,36 +29,42 @@ Finding TechniqueFinding(std::string message) {
 
 namespace {
 
-// The kernels of the student's files that read __constant__ memory, from their PTX: on a GPU the
-// PTX in the default build's own fatbinaries (fatbin_ptx.h), the code that runs; on the CPU
-// backend a compile for the modelled GPU.
-const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
+// GPU: the PTX in the default build's own fatbinaries (fatbin_ptx.h), the code that runs.
+void ReadConstantReadersOfBuild(GradeEnv& env) {
   const auto build = env.builds.find(Flavour::kDefault);
-  if (!env.constant_readers && env.constant_readers_error.empty() &&
-      !Traits(env.backend).models_the_gpu) {
-    std::optional<std::string> ptx;
-    if (build != env.builds.end() && build->second.ok) ptx = PtxOfBuild(build->second.executable);
-    if (ptx)
-      env.constant_readers = KernelsReadingConstantMemory(*ptx);
-    else
-      env.constant_readers_error =
-          "the PTX in the build's own device code could not be read (a fault of the grader's)";
+  std::optional<std::string> ptx;
+  if (build != env.builds.end() && build->second.ok) ptx = PtxOfBuild(build->second.executable);
+  if (ptx)
+    env.constant_readers = KernelsReadingConstantMemory(*ptx);
+  else
+    env.constant_readers_error =
+        "the PTX in the build's own device code could not be read (a fault of the grader's)";
+}
+
+// CPU backend: the student's files compiled to PTX for the modelled GPU.
+void ReadConstantReadersOfCompile(GradeEnv& env) {
+  if (env.builder == nullptr) env.constant_readers_error = "the grader has no builder for PTX";
+  if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
+  if (!env.constant_readers_error.empty()) return;
+  auto files = env.builder->Ptx(env.src_dir, PtxDir(env));
+  std::string ptx;
+  for (std::size_t i = 0; files && i < files->size(); ++i) {
+    auto text = ReadUntrustedFile((*files)[i], kMaxReportBytes);  // the scratch folder
+    if (text.ok()) ptx += *text;
   }
+  if (files)
+    env.constant_readers = KernelsReadingConstantMemory(ptx);
+  else
+    env.constant_readers_error = files.error();
+}
+
+// The kernels of the student's files that read __constant__ memory, read once per grading.
+const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not) {
   if (!env.constant_readers && env.constant_readers_error.empty()) {
-    if (env.builder == nullptr) env.constant_readers_error = "the grader has no builder for PTX";
-    if (env.src_dir.empty()) env.constant_readers_error = "the submission's folder is not known";
-    if (env.constant_readers_error.empty()) {
-      auto files = env.builder->Ptx(env.src_dir, PtxDir(env));
-      std::string ptx;
-      for (std::size_t i = 0; files && i < files->size(); ++i) {
-        auto text = ReadUntrustedFile((*files)[i], kMaxReportBytes);  // the scratch folder
-        if (text.ok()) ptx += *text;
-      }
-      if (files)
-        env.constant_readers = KernelsReadingConstantMemory(ptx);
-      else
-        env.constant_readers_error = files.error();
-    }
+    if (Traits(env.backend).models_the_gpu)
+      ReadConstantReadersOfCompile(env);
+    else
+      ReadConstantReadersOfBuild(env);
   }
   why_not = env.constant_readers_error;
   return env.constant_readers ? &*env.constant_readers : nullptr;
