@@ -17,6 +17,11 @@ KINDS = [
     ("gpu held alone, timed turn", r"^gpu held alone"),
     ("gpu gate wait, timed run", r"^gpu gate wait, timed"),
     ("gpu gate wait, shared run", r"^gpu gate wait, shared"),
+    # A warm replay server's whole life (grader/process/warm_replays.h): its requests are listed
+    # one by one below, so its life is left out of the total as the waits are.
+    ("gpu warm replay server, its life", r"/kit_replay --serve"),
+    ("timed replay, warm process", r"^warm replay: .*/speed"),
+    ("replay, warm process", r"^warm replay: "),
     ("compute-sanitizer memcheck", r"compute-sanitizer .*--tool memcheck"),
     ("compute-sanitizer racecheck", r"compute-sanitizer .*--tool racecheck"),
     ("nvcc -ptx (constant-memory check)", r"nvcc .*-ptx "),

@@ -35,8 +35,10 @@ def main():
     first = min(s for s, _, _ in events)
     last = max(s + w for s, w, _ in events)
     span = last - first
+    # A replay a warm server ran (grader/process/warm_replays.h) is no process of its own.
     gpu = [(s, s + w) for s, w, c in events
-           if GPU_PROCESS.search(c) and not c.startswith("gpu ")]
+           if GPU_PROCESS.search(c) and not c.startswith(("gpu ", "warm replay: "))]
+    served = sum(1 for _, _, c in events if c.startswith("warm replay: "))
     # A timed run that takes turns (gpu_turns.h) holds the GPU alone only for its "gpu held alone"
     # events; any other holds it for its whole run.
     alone = [(s, s + w) for s, w, c in events if c.startswith("gpu held alone")]
@@ -53,7 +55,7 @@ def main():
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
     print(f"GPU processes at once, on average  {sum(e - s for s, e in gpu) / span:8.2f}"
-          f"   ({len(gpu)} processes)")
+          f"   ({len(gpu)} processes; {served} replays served by warm ones)")
     print(f"no GPU process running             {span - busy:8.1f} s ({100 * (span - busy) / span:.0f}%)")
     print(f"a timed run holding the GPU        {covered(timed):8.1f} s ({len(timed)} runs)")
     print(f"timed runs waiting or holding it   {closed:8.1f} s ({100 * closed / span:.0f}%)")

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "batch_warm_replays.h"
 #include "class_page.h"
 #include "deadline_runner.h"
 #include "feedback.h"
@@ -72,6 +73,7 @@ class Progress {
 struct BatchContext {
   ProcessRunner& runner;
   GpuGate& gpus;
+  WarmReplayPool* warm_replays;  // null: every replay in a process of its own
   const Manifest& manifest;
   const LabSpec& spec;
   const BatchOptions& options;
@@ -146,7 +148,8 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
                                          request.work_dir, {results.string()}));
     sandboxed.WarnOnce(std::cerr);
     GpuGateRunner on_a_gpu(ctx.gpus, sandboxed);  // outside: the sandbox builds the environment
-    DeadlineRunner limited(on_a_gpu, ctx.options.submission_seconds);
+    WarmReplayRunner replays(ctx.warm_replays, on_a_gpu);
+    DeadlineRunner limited(replays, ctx.options.submission_seconds);
     const GradeResult result = GradeSubmission(limited, ctx.manifest, ctx.spec, request);
 
     if (result.device.pageable_memory_access == 1)
@@ -245,7 +248,8 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, 
   if (!gpus.empty())
     std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
   GpuGate gate(gpus);
-  BatchContext ctx{runner, gate, manifest, spec, options, *journal, *seed, {}};
+  BatchWarmReplays warm(runner, gate, manifest, spec, options);
+  BatchContext ctx{runner, gate, warm.pool(), manifest, spec, options, *journal, *seed, {}};
   BatchCounts counts;
   counts.total = static_cast<int>(submissions->size());
   std::vector<const Submission*> todo;

@@ -50,6 +50,10 @@ class SubmissionBuilder {
   virtual BuildOutcome Build(const std::string& src_dir, const std::string& work_dir,
                              Backend backend, Flavour flavour);
 
+  // The kit's replay program (kit_replay_program.h) in `work_dir`: linked on first need, then
+  // copied. "" where it cannot be made. Also a batch's warm replay servers' program.
+  std::string KitReplayProgram(const std::string& work_dir) const;
+
   // Off: no symbol nor instruction check (tests of the sandbox behind them only;
   // GradeRequest::check_symbols).
   void set_check_symbols(bool on) { check_symbols_ = on; }
@@ -77,9 +81,6 @@ class SubmissionBuilder {
   std::vector<std::string> GpuLinkCommand(const std::vector<std::string>& libs,
                                           const std::vector<std::string>& objects,
                                           const std::string& executable) const;
-  // The kit's replay program (kit_replay_program.h) in `work_dir`: linked on first need, then
-  // copied. "" where it cannot be made.
-  std::string KitReplayProgram(const std::string& work_dir) const;
   // What `tool` (nm, objdump) lists of the object of `file`: "" where the tool is missing, an
   // error where the listing could not be read whole.
   Result<std::string> Listing(const Command& tool, const std::string& file) const;

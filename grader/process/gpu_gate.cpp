@@ -45,7 +45,8 @@ ProcessResult GpuGateRunner::RunTakingTurns(const Command& command) {
   }
   static_assert(gpu_turns::kGpuTurnDescriptor == 3, "the first passed descriptor is 3");
   Command placed = PlacedOn(command, gpu);
-  placed.passed_descriptors = {turns.program_end()};
+  // The turns' socket first (descriptor 3), then whatever the command passes itself.
+  placed.passed_descriptors.insert(placed.passed_descriptors.begin(), turns.program_end());
   placed.env[gpu_turns::kGpuTurnsVariable] = std::to_string(gpu_turns::kGpuTurnDescriptor);
   ProcessResult result = inner_.Run(placed);
   turns.Finish();

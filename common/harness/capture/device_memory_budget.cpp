@@ -1,6 +1,7 @@
 #include "device_memory_budget.h"
 
 #include <cstdlib>
+#include <utility>
 
 namespace labkit {
 
@@ -40,6 +41,26 @@ void DeviceMemoryBudget::Freed(const void* ptr) {
   live_.erase(it);
 }
 
+std::size_t DeviceMemoryBudget::limit() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return limit_;
+}
+
+std::size_t DeviceMemoryBudget::SizeOf(const void* ptr) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = live_.find(ptr);
+  return it == live_.end() ? 0 : it->second;
+}
+
+std::unordered_map<const void*, std::size_t> DeviceMemoryBudget::Restart(std::size_t limit_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = limit_bytes;
+  in_use_ = 0;
+  refusals_ = 0;
+  first_refusal_.reset();
+  return std::exchange(live_, {});
+}
+
 std::size_t DeviceMemoryBudget::in_use() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return in_use_;
@@ -59,7 +80,7 @@ std::string DeviceMemoryBudget::RefusalNote(const char* call, std::size_t bytes)
   const std::size_t mib = std::size_t(1) << 20;
   return std::string("[labkit: ") + call + " of " + std::to_string(bytes) +
          " bytes refused: this program already holds " + std::to_string(in_use() / mib) +
-         " MiB of device memory and may hold " + std::to_string(limit_ / mib) + " MiB]\n";
+         " MiB of device memory and may hold " + std::to_string(limit() / mib) + " MiB]\n";
 }
 
 DeviceMemoryBudget& ProcessDeviceMemoryBudget() {

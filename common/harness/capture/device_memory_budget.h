@@ -33,7 +33,16 @@ class DeviceMemoryBudget {
   void Freed(const void* ptr);
 
   std::size_t in_use() const;
-  std::size_t limit() const { return limit_; }
+  std::size_t limit() const;
+  // The bytes counted for a live allocation at `ptr`; 0 for a pointer this budget never saw.
+  std::size_t SizeOf(const void* ptr) const;
+  // A warm replay process's next request (warm_replay.h): the limit it gives, nothing refused yet,
+  // and the allocations still live, forgotten and returned for the caller to free.
+  std::unordered_map<const void*, std::size_t> Restart(std::size_t limit_bytes);
+  // Whether the free wraps zero an allocation before freeing it (a warm replay process: the next
+  // request's allocations may be given the same memory).
+  bool zero_before_free() const { return zero_before_free_; }
+  void set_zero_before_free(bool zero) { zero_before_free_ = zero; }
   int refusals() const;
   // The first allocation refused, as the harness reports it to labgrade on its own channel (the
   // case line), so that the grader's message never rests on what the process printed.
@@ -42,7 +51,8 @@ class DeviceMemoryBudget {
   std::string RefusalNote(const char* call, std::size_t bytes) const;
 
  private:
-  const std::size_t limit_;  // 0: none
+  std::size_t limit_;              // 0: none
+  bool zero_before_free_ = false;  // set once, before the first request
   mutable std::mutex mutex_;
   std::unordered_map<const void*, std::size_t> live_;
   std::size_t in_use_ = 0;

@@ -42,6 +42,24 @@ TEST(DeviceMemoryBudget, AReusedAddressIsCountedOnce) {
   EXPECT_EQ(budget.in_use(), 50u);
 }
 
+TEST(DeviceMemoryBudget, ARestartHandsBackWhatIsLiveAndStartsTheNextRequestAfresh) {
+  DeviceMemoryBudget budget(100);
+  budget.Allocated(&a, 60);
+  budget.Allocated(&b, 30);
+  ASSERT_FALSE(budget.Admit(20));
+  EXPECT_EQ(budget.SizeOf(&b), 30u);
+  EXPECT_EQ(budget.SizeOf(&c), 0u);
+  const auto live = budget.Restart(500);
+  EXPECT_EQ(live.size(), 2u);
+  EXPECT_EQ(live.at(&a), 60u);
+  EXPECT_EQ(budget.in_use(), 0u);
+  EXPECT_EQ(budget.limit(), 500u);
+  EXPECT_EQ(budget.refusals(), 0);
+  EXPECT_FALSE(budget.first_refusal().has_value());
+  EXPECT_EQ(budget.SizeOf(&a), 0u);
+  EXPECT_TRUE(budget.Admit(480));
+}
+
 TEST(DeviceMemoryBudget, NoLimitAdmitsEverything) {
   DeviceMemoryBudget budget(0);
   EXPECT_TRUE(budget.Admit(~std::size_t(0)));

@@ -30,9 +30,12 @@
 #include "query_harness.h"
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
+#include "replay_server.h"
 #include "student_call.h"
 #include "student_image_request.h"
 #include "timing_stats.h"
+#include "warm_replay.h"
+#include "warm_replay_device.h"
 
 // Labs without query exercises do not define lab_queries(); a lab's own definition wins.
 __attribute__((weak)) std::vector<labkit::QueryExercise> labkit::lab_queries() { return {}; }
@@ -68,13 +71,16 @@ class ResponseWriter {
   std::FILE* file_;
 };
 
+// Whether this request's response already carries the budget's first refusal (a warm replay
+// process serves many requests: warm_replay.h).
+bool memory_refusal_noted = false;
+
 // The device-memory budget's first refusal (device_memory_budget.h), on the first line written
 // after it: labgrade words its note from these numbers, never from what the process printed.
 void note_memory_refusal(json& line) {
-  static bool noted = false;
   const auto refusal = labkit::ProcessDeviceMemoryBudget().first_refusal();
-  if (noted || !refusal) return;
-  noted = true;
+  if (memory_refusal_noted || !refusal) return;
+  memory_refusal_noted = true;
   line["device_memory_refused"] = {{"call", refusal->call},
                                    {"bytes", refusal->bytes},
                                    {"in_use_bytes", refusal->in_use_bytes},
@@ -404,31 +410,17 @@ void run_timing(const json& t, const std::string& dir, const labkit::MatmulExerc
   out.line(line);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  labkit::NoteHarnessStarted();  // what ran before was static initialisation (occupancy_calls.h)
-  // harness [--record | --replay] REQUEST.json RESPONSE.jsonl
-  Mode mode;
-  mode.main_entered = std::chrono::steady_clock::now();
-  int first = 1;
-  if (argc == 4 && std::string(argv[1]) == "--record") mode.run = labkit::RunMode::kRecord;
-  if (argc == 4 && std::string(argv[1]) == "--replay") mode.run = labkit::RunMode::kReplay;
-  if (argc == 4 && mode.run == labkit::RunMode::kDirect) argc = 0;  // an unknown option
-  if (argc == 4) first = 2;
-  if (argc - first != 2) {
-    std::cerr << "usage: " << argv[0] << " [--record | --replay] REQUEST.json RESPONSE.jsonl\n";
-    return labkit::kHarnessUsageExitCode;
-  }
-  ResponseWriter out(argv[first + 1]);
+// One request: what `harness [--record | --replay] REQUEST RESPONSE` does, up to its "done" line.
+// Returns the process's exit status; 0 once "done" is written.
+int run_request(Mode mode, const std::string& request_path, const std::string& response_path) {
+  ResponseWriter out(response_path);
   if (!out.ok()) {
-    std::cerr << "harness: cannot write " << argv[first + 1] << "\n";
+    std::cerr << "harness: cannot write " << response_path << "\n";
     return labkit::kHarnessUsageExitCode;
   }
   try {
-    std::ifstream in(argv[first]);
+    std::ifstream in(request_path);
     const json request = json::parse(in);
-    const std::string request_path = argv[first];
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
     mode.plan_dir = dir;
     mode.image = labkit::StudentImageOf(request);
@@ -474,17 +466,61 @@ int main(int argc, char** argv) {
     }
     if (counting) counting->WriteTable(dir + counters_table);
     out.line({{"type", "done"}});
-    // Leave without running atexit handlers or static destructors: code of the submission's
-    // could otherwise rewrite the outputs after the harness wrote them.
-    out.close();
-    // Every kernel has been waited for: the context ends without a turn at the GPU.
-    labkit::TakeGpuTurn(labkit::GpuTurn::kNone);
-    labkit::release_device();  // tools such as compute-sanitizer report when the context ends
-    std::_Exit(0);
+    return 0;
   } catch (const std::exception& e) {
     // Only the kit's own I/O and set-up end here; student failures are reported per case.
     out.line({{"type", "error"}, {"detail", e.what()}});
     return labkit::kHarnessErrorExitCode;
   }
-  return 0;
+}
+
+// `--serve`: the kit's replay program kept warm in a batch (warm_replay.h). Each request starts
+// from the state a process of its own would, and leaves nothing of its submission behind.
+int serve(const Mode& started) {
+  if (!labkit::replay_only_program()) return labkit::kHarnessUsageExitCode;
+  const int pageable = labkit::start_serving_device();
+  return labkit::ServeReplays(labkit::warm_replay::kServerDescriptor,
+                              {{"ready", true}, {"pageable_memory_access", pageable}},
+                              [&](const std::string& request, const std::string& response) {
+                                labkit::begin_served_request();
+                                memory_refusal_noted = false;
+                                Mode mode = started;
+                                mode.run = labkit::RunMode::kReplay;
+                                mode.main_entered = std::chrono::steady_clock::now();
+                                labkit::ServedReply reply;
+                                reply.exit_code = run_request(mode, request, response);
+                                reply.reusable = labkit::end_served_request();
+                                labkit::TakeGpuTurn(labkit::GpuTurn::kNone);
+                                return reply;
+                              });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  labkit::NoteHarnessStarted();  // what ran before was static initialisation (occupancy_calls.h)
+  // harness [--record | --replay] REQUEST.json RESPONSE.jsonl, or the kit's replay program --serve
+  Mode mode;
+  mode.main_entered = std::chrono::steady_clock::now();
+  if (argc == 2 && std::string(argv[1]) == labkit::warm_replay::kServeOption) {
+    const int status = serve(mode);
+    std::_Exit(status);
+  }
+  int first = 1;
+  if (argc == 4 && std::string(argv[1]) == "--record") mode.run = labkit::RunMode::kRecord;
+  if (argc == 4 && std::string(argv[1]) == "--replay") mode.run = labkit::RunMode::kReplay;
+  if (argc == 4 && mode.run == labkit::RunMode::kDirect) argc = 0;  // an unknown option
+  if (argc == 4) first = 2;
+  if (argc - first != 2) {
+    std::cerr << "usage: " << argv[0] << " [--record | --replay] REQUEST.json RESPONSE.jsonl\n";
+    return labkit::kHarnessUsageExitCode;
+  }
+  const int status = run_request(mode, argv[first], argv[first + 1]);
+  if (status != 0) return status;
+  // Leave without running atexit handlers or static destructors: code of the submission's could
+  // otherwise rewrite the outputs after the harness wrote them. Every kernel has been waited for:
+  // the context ends without a turn at the GPU.
+  labkit::TakeGpuTurn(labkit::GpuTurn::kNone);
+  labkit::release_device();  // tools such as compute-sanitizer report when the context ends
+  std::_Exit(0);
 }

@@ -88,22 +88,35 @@ extern "C" cudaError_t __wrap_cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent e
   return Counted(status, pitched->ptr, pitched->pitch * extent.height * extent.depth);
 }
 
-// Frees: the budget forgets the pointer, then the runtime frees it.
+namespace {
+
+// The budget forgets the pointer; in a warm replay process the allocation is zeroed first, in
+// `stream`'s order, so that what one submission's kernels wrote there never reaches the next
+// request's allocations (warm_replay.h).
+void Forget(void* ptr, cudaStream_t stream) {
+  labkit::DeviceMemoryBudget& budget = labkit::ProcessDeviceMemoryBudget();
+  if (budget.zero_before_free())
+    if (const std::size_t bytes = budget.SizeOf(ptr); bytes > 0)
+      (void)cudaMemsetAsync(ptr, 0, bytes, stream);
+  budget.Freed(ptr);
+  labkit::replay::NoteFree(ptr);
+}
+
+}  // namespace
+
+// Frees: forgotten, then the runtime frees them.
 extern "C" cudaError_t __real_cudaFree(void* ptr);
 extern "C" cudaError_t __wrap_cudaFree(void* ptr) {
-  labkit::ProcessDeviceMemoryBudget().Freed(ptr);
-  labkit::replay::NoteFree(ptr);
+  Forget(ptr, nullptr);
   return __real_cudaFree(ptr);
 }
 extern "C" cudaError_t __real_cudaFreeAsync(void* ptr, cudaStream_t stream);
 extern "C" cudaError_t __wrap_cudaFreeAsync(void* ptr, cudaStream_t stream) {
-  labkit::ProcessDeviceMemoryBudget().Freed(ptr);
-  labkit::replay::NoteFree(ptr);
+  Forget(ptr, stream);
   return __real_cudaFreeAsync(ptr, stream);
 }
 extern "C" cudaError_t __real_cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream);
 extern "C" cudaError_t __wrap_cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream) {
-  labkit::ProcessDeviceMemoryBudget().Freed(ptr);
-  labkit::replay::NoteFree(ptr);
+  Forget(ptr, stream);
   return __real_cudaFreeAsync_ptsz(ptr, stream);
 }

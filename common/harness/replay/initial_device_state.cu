@@ -187,4 +187,6 @@ void KeepAttributeBeforeChange(const void* kernel, int attribute) {
     OriginalAttributes().emplace(key, *now);
 }
 
+void ForgetKeptAttributes() { OriginalAttributes().clear(); }
+
 }  // namespace labkit::replay

@@ -62,5 +62,8 @@ bool IsConstantVariable(const void* symbol);
 // Called by the replay before it changes `attribute` of `kernel`: the first call for a pair keeps
 // the value the program started with, for InitialDeviceState::Restore.
 void KeepAttributeBeforeChange(const void* kernel, int attribute);
+// Forgets the values kept: a warm replay process's next request launches other kernels
+// (warm_replay.h).
+void ForgetKeptAttributes();
 
 }  // namespace labkit::replay

@@ -49,10 +49,25 @@ int ParameterCount(const void* kernel_stub) {
 
 }  // namespace
 
+namespace {
+
+// What ParamLayout learnt, by kernel.
+struct KnownLayouts {
+  std::mutex mutex;
+  std::map<const void*, std::vector<ParamSlot>> by_kernel;
+};
+
+KnownLayouts& Known() {
+  static KnownLayouts known;
+  return known;
+}
+
+}  // namespace
+
 bool ParamLayout(const void* kernel_stub, std::vector<ParamSlot>& slots) {
-  static std::mutex mutex;
-  static std::map<const void*, std::vector<ParamSlot>> known;
-  std::lock_guard<std::mutex> lock(mutex);
+  KnownLayouts& layouts = Known();
+  std::lock_guard<std::mutex> lock(layouts.mutex);
+  auto& known = layouts.by_kernel;
   if (const auto it = known.find(kernel_stub); it != known.end()) {
     slots = it->second;
     return true;
@@ -74,6 +89,12 @@ bool ParamLayout(const void* kernel_stub, std::vector<ParamSlot>& slots) {
   }
   known[kernel_stub] = slots;
   return true;
+}
+
+void ForgetParamLayouts() {
+  KnownLayouts& layouts = Known();
+  std::lock_guard<std::mutex> lock(layouts.mutex);
+  layouts.by_kernel.clear();
 }
 
 bool PackArguments(const void* kernel_stub, void** args, std::vector<unsigned char>& bytes,

@@ -15,6 +15,9 @@ struct ParamSlot {
 
 // False when the driver cannot say (then the launch is one the replay cannot repeat).
 bool ParamLayout(const void* kernel_stub, std::vector<ParamSlot>& slots);
+// Forgets every layout learnt: a warm replay process's next request loads other kernels, which
+// the driver may hand out at the same addresses (warm_replay.h).
+void ForgetParamLayouts();
 
 // The argument bytes of a launch (each `args[i]` copied to its slot) and the slots' offsets.
 bool PackArguments(const void* kernel_stub, void** args, std::vector<unsigned char>& bytes,

@@ -21,6 +21,9 @@ namespace labkit::replay {
 // student's, since the fatbinaries are nvcc's own output.
 std::string LoadStudentDeviceCode(const StudentImage& image, const std::string& dir);
 bool StudentDeviceCodeLoaded();
+// Unloads every library loaded so far and forgets their kernels and variables: a warm replay
+// process's next request loads its own (warm_replay.h).
+void UnloadStudentDeviceCode();
 
 // The kernel the linked program had at `offset`, as a `cudaKernel_t` cast to the pointer type the
 // runtime's launch and attribute calls take; null when the offset names no loaded kernel.

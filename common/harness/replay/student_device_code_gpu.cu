@@ -115,6 +115,12 @@ std::string LoadStudentDeviceCode(const StudentImage& image, const std::string& 
 
 bool StudentDeviceCodeLoaded() { return State().any; }
 
+void UnloadStudentDeviceCode() {
+  Loaded& state = State();
+  for (cudaLibrary_t library : state.libraries) (void)cudaLibraryUnload(library);
+  state = Loaded{};
+}
+
 const void* StudentKernel(int64_t offset) {
   const auto& kernels = State().kernels;
   const auto it = kernels.find(offset);
