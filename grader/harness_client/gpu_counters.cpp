@@ -130,6 +130,13 @@ std::string CounterLogError(const std::string& log) {
   return "";
 }
 
+bool CannotCountHere(const std::string& log) {
+  const std::string line = CounterLogError(log);
+  const std::string machine =
+      std::string(gpu_metric::kErrorMark) + gpu_metric::kCannotCountHere + ":";
+  return line.rfind(machine, 0) == 0;
+}
+
 bool MakeCounterLock() {
   std::error_code ec;
   std::filesystem::create_directories(kCounterLockDir, ec);

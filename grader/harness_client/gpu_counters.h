@@ -66,6 +66,12 @@ std::optional<std::vector<ProfiledLaunch>> ParseCounterLog(const std::string& te
 // What the table says went wrong (its first "==ERROR==" line), or "".
 std::string CounterLogError(const std::string& log);
 
+// Whether that line says this machine cannot count for anyone (gpu_metric::kCannotCountHere: no
+// permission, no CUPTI, a GPU it cannot count on), where a grade may rest on what kernels declare.
+// False for a table of counts, for no table, and for a run that failed to count on a machine that
+// counts (gpu_metric::kCountingFailed): that is the grader's trouble in that run, never a pass.
+bool CannotCountHere(const std::string& log);
+
 // The last line of `output` that is not blank, at most 300 characters ("" if none).
 std::string LastLine(const std::string& output);
 

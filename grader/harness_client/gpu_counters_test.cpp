@@ -90,6 +90,15 @@ TEST(GpuCounters, NcusErrorLineIsItsReason) {
   EXPECT_EQ(CounterLogError(kLog), "");
 }
 
+TEST(GpuCounters, OnlyTheMachinesOwnRefusalLetsAGradeRestOnDeclarations) {
+  EXPECT_TRUE(CannotCountHere("==ERROR== machine: profiler initialisation: no permission\n"));
+  EXPECT_FALSE(CannotCountHere("==ERROR== run: starting the profiler: busy\n"));
+  EXPECT_FALSE(CannotCountHere("==ERROR== ERR_NVGPUCTRPERM - no permission\n"));  // no kind
+  EXPECT_FALSE(CannotCountHere("x machine: words elsewhere\n"));
+  EXPECT_FALSE(CannotCountHere(""));  // no table at all: the run died
+  EXPECT_FALSE(CannotCountHere(kLog));
+}
+
 TEST(GpuCounters, LastLineSkipsBlankOnes) {
   EXPECT_EQ(LastLine("a\nunrecognised option '--x'\n\n  \n"), "unrecognised option '--x'");
   EXPECT_EQ(LastLine(""), "");

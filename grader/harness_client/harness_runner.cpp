@@ -40,7 +40,9 @@ ProcessResult RunHarnessProcess(ProcessRunner& runner, const Command& command,
     ProcessResult result = runner.Run(command);
     if (!options.gpu_counters || attempt >= kCountingAttempts) return result;
     const std::string log = ReadToolLog(dir + kCounterTable);
-    if (ParseCounterLog(log).has_value() || CounterLogError(log).empty()) return result;
+    // A machine that cannot count for anyone will not count on a second try either.
+    if (ParseCounterLog(log).has_value() || CounterLogError(log).empty() || CannotCountHere(log))
+      return result;
     for (const char* stale : {"response.jsonl", "emu_report.jsonl", kCounterTable})
       fs::remove(dir + stale);
     std::this_thread::sleep_for(options.counting_retry_pause * (1 << (attempt - 1)));

@@ -6,6 +6,7 @@
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
 #include "exercise_checks.h"
+#include "gpu_counters.h"
 #include "inputs.h"
 #include "query_measured.h"
 #include "report_lines.h"
@@ -140,11 +141,12 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   if (!failures.empty())
     return technique("in the build in which the grader counts memory accesses: " + failures);
   // No table and no launch is the student's doing (host code that launches nothing while it is
-  // counted): the rule below says the kernel was never launched. No table of launches made is
-  // the tool's: the pass stands, said not to be final.
+  // counted): the rule below says the kernel was never launched. No table of launches made on a
+  // machine that cannot count is the tool's: the pass stands, said not to be final.
   if (!emulated && !run.counted && !counted.launches.empty()) {
     why_not = NotCountedNote(run, "accesses");
-    return {};
+    if (CannotCountHere(run.counter_log)) return {};
+    return {GradeStatus::kGraderError, "counting_failed", why_not};  // as in technique_check.cpp
   }
   const std::string failure =
       CheckQueryMeasured(rule, counted.launches, /*barriers_counted=*/emulated);

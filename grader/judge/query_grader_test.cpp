@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "gpu_counters.h"
 #include "scripted_harness_test_util.h"
 
 namespace labkit {
@@ -342,6 +343,45 @@ TEST_F(QueryJudgeTest, ACountedRunThatDiesUnderNsightComputeIsNotGraded) {
                            "): exit status 9"),
             std::string::npos)
       << v.message;
+}
+
+// A counted run that lists its launches but no counts: where the machine cannot count for anyone
+// (no permission), the pass stands, said not to be final; where it counts for others, the run's
+// own failure (the counters busy under a batch) is not graded, never a pass on trust.
+TEST_F(QueryJudgeTest, UncountedLaunchesPassOnlyWhereThisMachineCannotCount) {
+  ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
+  spec_.exercises = {ex_};
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    a.launches = json::array({{{"kernel", "_Z6kernelPf"},
+                               {"grid", {4, 1, 1}},
+                               {"block", {64, 1, 1}},
+                               {"dynamic_shared_bytes", 0}}});
+    return a;
+  };
+  for (const bool machine : {true, false}) {
+    harness_.calls.clear();
+    harness_.on_process = [&](const testing_harness::HarnessCall&) {
+      testing_harness::ProcessAnswer p;
+      p.counter_table = std::string(gpu_metric::kErrorMark) +
+                        (machine ? gpu_metric::kCannotCountHere : gpu_metric::kCountingFailed) +
+                        ": starting the profiler: the counters are busy\n";
+      return p;
+    };
+    GradeEnv env{harness_, manifest_, spec_, Backend::kGpu, 7, dir_ + "/work"};
+    env.builds[Flavour::kDefault] = build_;
+    const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+    // A busy run is tried again (harness_runner.cpp); a machine that cannot count is not.
+    ASSERT_EQ(harness_.calls.size(), machine ? 2u : 1u + kCountingAttempts);
+    if (machine) {
+      EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+      EXPECT_TRUE(v.unchecked);
+    } else {
+      EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
+      EXPECT_EQ(v.cause, "counting_failed");
+      EXPECT_NE(v.message.find("the counters are busy"), std::string::npos) << v.message;
+    }
+  }
 }
 
 // Host code that sees it is being counted (CUDA_INJECTION64_PATH) and launches nothing there leaves

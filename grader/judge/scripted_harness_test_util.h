@@ -107,6 +107,7 @@ struct QueryAnswer {
   std::string status = case_status::kOk;  // "" writes no line for the call
   std::string error, detail;
   json values = json::object();  // {"name": {"student": ..., "expected": ...}}
+  json launches;                 // the line's "launches" (a counted run lists them); null: none
 };
 
 // How the whole process ends, and what else it leaves.
@@ -122,6 +123,8 @@ struct ProcessAnswer {
   std::string sanitizer_log;
   int exit_code = 0;   // when it neither timed out nor took a signal
   std::string output;  // what it printed (the program can print anything)
+  // A GPU counting run's table (the request's "gpu_counters" file), written as it is; "" none.
+  std::string counter_table;
 };
 
 class ScriptedHarness : public ProcessRunner {
@@ -189,15 +192,11 @@ class ScriptedHarness : public ProcessRunner {
           continue;
         }
         const QueryAnswer answer = on_query(call, c["params"]);
-        if (!answer.status.empty())
-          out << json({{"type", "case"},
-                       {"id", id},
-                       {"status", answer.status},
-                       {"error", answer.error},
-                       {"detail", answer.detail},
-                       {"values", answer.values}})
-                     .dump()
-              << "\n";
+        json line = {{"type", "case"},          {"id", id},
+                     {"status", answer.status}, {"error", answer.error},
+                     {"detail", answer.detail}, {"values", answer.values}};
+        if (!answer.launches.is_null()) line["launches"] = answer.launches;
+        if (!answer.status.empty()) out << line.dump() << "\n";
         continue;
       }
       if (call.mode == "--record") {
@@ -238,6 +237,8 @@ class ScriptedHarness : public ProcessRunner {
       out << R"({"type": "done"})"
           << "\n";
     if (!call.tool.empty()) std::ofstream(dir + "sanitizer.log") << process.sanitizer_log;
+    if (!process.counter_table.empty() && req.contains("gpu_counters"))
+      std::ofstream(dir + req["gpu_counters"].get<std::string>()) << process.counter_table;
     if (call.thread_sanitizer && !process.sanitizer_log.empty())
       std::ofstream(dir + "tsan.4242") << process.sanitizer_log;
     result.timed_out = process.timed_out;

@@ -9,6 +9,7 @@
 #include "drawn_shapes.h"
 #include "exercise_checks.h"
 #include "fatbin_ptx.h"
+#include "gpu_counters.h"
 #include "inputs.h"
 #include "measured_technique.h"
 #include "ptx_constant_reads.h"
@@ -158,7 +159,11 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const HarnessRun& run = *counted_run;
   if (!emulated && !run.counted) {
     why_not = NotCountedNote(run, "loads");
-    return {};
+    // Where this machine counts for others, a run that could not count (the counters busy under a
+    // batch's load, or a kernel that upset the profiler) is the grader's trouble: not graded, and
+    // graded again, never a pass on what the kernels declare.
+    if (CannotCountHere(run.counter_log)) return {};
+    return {GradeStatus::kGraderError, "counting_failed", why_not};
   }
   Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
                                  build.executable);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "harness_protocol.h"
 #include "launch_log.h"
 
 namespace labkit {
@@ -43,6 +44,8 @@ class LaunchCounting {
   struct Session;
   std::unique_ptr<Session> session_;
   std::string error_;
+  // The word of the table's error line (gpu_metric::kCannotCountHere or kCountingFailed).
+  const char* failure_kind_ = gpu_metric::kCountingFailed;
 };
 
 // GPU launch wrap: while a LaunchCounting lives, runs `launch` (the launch `noted`) counted and

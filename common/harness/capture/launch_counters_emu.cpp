@@ -16,7 +16,8 @@ LaunchCounting::~LaunchCounting() = default;
 bool CountedLaunch(const LaunchRecord&, const std::function<void()>&) { return false; }
 
 void LaunchCounting::WriteTable(const std::string& path) {
-  std::ofstream(path) << gpu_metric::kErrorMark << error_ << "\n";
+  std::ofstream(path) << gpu_metric::kErrorMark << gpu_metric::kCannotCountHere << ": " << error_
+                      << "\n";
 }
 
 }  // namespace labkit

@@ -133,9 +133,12 @@ struct LaunchCounting::Session {
   std::vector<LaunchRecord> launches;        // each launch counted, in order
   std::vector<std::vector<double>> values;  // its counts
 
+  CUptiResult last_failure = CUPTI_SUCCESS;  // the result Check last refused
+
   // "" when the call succeeded, else what failed and CUPTI's word for it.
-  std::string Check(CUptiResult result, const char* what) const {
+  std::string Check(CUptiResult result, const char* what) {
     if (result == CUPTI_SUCCESS) return "";
+    last_failure = result;
     const char* word = "unknown error";
     cupti.result_string(result, &word);
     return std::string(what) + ": " + word;
@@ -308,8 +311,32 @@ LaunchCounting::LaunchCounting() : session_(std::make_unique<Session>()) {
     return;
   }
   error_ = Load(session_->cupti);
-  if (error_.empty()) error_ = session_->Configure(device);
-  if (error_.empty()) g_counting = this;
+  if (!error_.empty()) {
+    failure_kind_ = gpu_metric::kCannotCountHere;  // no CUPTI on this machine
+    return;
+  }
+  error_ = session_->Configure(device);
+  if (error_.empty()) {
+    g_counting = this;
+    return;
+  }
+  // Set-up refused for reasons of the machine's own (no kernel has run yet): every run here would
+  // be refused alike. Anything else (the counters busy) is this run's.
+  switch (session_->last_failure) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+      failure_kind_ = gpu_metric::kCannotCountHere;
+      break;
+    default:
+      break;
+  }
 }
 
 LaunchCounting::~LaunchCounting() {
@@ -348,7 +375,7 @@ void LaunchCounting::WriteTable(const std::string& path) {
   session_.reset();  // the profiler off before the table is written
   std::ofstream table(path, std::ios::trunc);
   if (!error_.empty()) {
-    table << gpu_metric::kErrorMark << error_ << "\n";
+    table << gpu_metric::kErrorMark << failure_kind_ << ": " << error_ << "\n";
     return;
   }
   table << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n";

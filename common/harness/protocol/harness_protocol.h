@@ -73,8 +73,15 @@ inline std::vector<const char*> MetricsFor(int major) {
   if (major >= 9) metrics.push_back(kBulkCopyBytes);
   return metrics;
 }
-// What starts a line that says why nothing was counted (as ncu marks its own errors).
+// What starts a line that says why nothing was counted (as ncu marks its own errors), then one of
+// the words below and ": ", then what failed. labgrade acts on the word, never on the rest.
 inline constexpr const char kErrorMark[] = "==ERROR== ";
+// This machine cannot count for anyone: no permission to read the GPU's counters (the driver's
+// RmProfilingAdminOnly), no CUPTI, or a GPU it cannot count on. Found before any kernel ran.
+inline constexpr const char kCannotCountHere[] = "machine";
+// This run could not count (the counters busy, a failure while a kernel was counted): the run's
+// own trouble, which a machine that counts for others must not turn into an unchecked pass.
+inline constexpr const char kCountingFailed[] = "run";
 // The counting runs of a machine take turns at its counters by the lock of one file, which
 // labgrade makes, in the folder this variable names to the harness.
 inline constexpr const char kLockDirVariable[] = "LABKIT_COUNTER_LOCK_DIR";
