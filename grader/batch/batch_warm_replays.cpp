@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <string>
 
-#include "backend.h"
 #include "batch.h"
 #include "submission_build.h"
 #include "warm_replay.h"
@@ -14,18 +13,17 @@
 namespace labkit {
 namespace fs = std::filesystem;
 
-int WarmReplayServers(int jobs, std::size_t gpus) {
-  if (const char* asked = std::getenv("LABKIT_WARM_REPLAYS"); asked != nullptr && *asked != '\0') {
-    char* end = nullptr;
-    const long n = std::strtol(asked, &end, 10);
-    return end != nullptr && *end == '\0' && n > 0 ? static_cast<int>(std::min(n, 64L)) : 0;
-  }
-  return std::clamp(jobs / 2, 2, 8) * static_cast<int>(std::max<std::size_t>(1, gpus));
+int WarmReplayServers() {
+  const char* asked = std::getenv("LABKIT_WARM_REPLAYS");
+  if (asked == nullptr || *asked == '\0') return 0;
+  char* end = nullptr;
+  const long n = std::strtol(asked, &end, 10);
+  return end != nullptr && *end == '\0' && n > 0 ? static_cast<int>(std::min(n, 64L)) : 0;
 }
 
 BatchWarmReplays::BatchWarmReplays(ProcessRunner& runner, GpuGate& gate, const Manifest& manifest,
                                    const LabSpec& spec, const BatchOptions& options) {
-  const int servers = WarmReplayServers(options.jobs, VisibleGpus().size());
+  const int servers = WarmReplayServers();
   if (options.backend != Backend::kGpu || manifest.gpu_replay_libs.empty() || servers == 0) return;
   const std::string home = options.out_dir + "/warm_replay", work = options.out_dir + "/work";
   std::error_code ec;

@@ -32,8 +32,12 @@ class BatchWarmReplays {
   std::unique_ptr<WarmReplayPool> pool_;
 };
 
-// How many servers a batch of `jobs` keeps at most: LABKIT_WARM_REPLAYS where set (0: none), else
-// half the jobs, at least 2 and at most 8, per GPU.
-int WarmReplayServers(int jobs, std::size_t gpus);
+// How many servers a batch keeps at most: LABKIT_WARM_REPLAYS's number (at most 64), else none.
+// Off unless asked for: on an H100 they made lab 03's realistic class no faster (209.9 s against
+// 200.6 s without, bench/results/throughput-h100-80gb-hbm3-2026-11-28-warm-replays.txt), and a
+// context shared by several submissions' kernels keeps what the unload and the zeroing do not
+// reach (the device-side malloc heap, local and shared memory left by a kernel), through which two
+// colluding submissions of one batch could pass results (docs/THREAT_MODEL.md).
+int WarmReplayServers();
 
 }  // namespace labkit

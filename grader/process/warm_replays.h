@@ -2,7 +2,8 @@
 // batch keeps a few of the kit's replay programs running and sends each submission's replays to
 // one that is free, instead of starting a process (and a CUDA context, about 1.2 s among sixteen
 // jobs on an H100) per replay. A server holds no student host code; each request loads its device
-// code and unloads it after, and every allocation is zeroed before it is freed.
+// code and unloads it after, and every allocation is zeroed before it is freed. Off unless a batch
+// asks (grader/batch/batch_warm_replays.h says why).
 //
 // Nothing a server does can cost a student: a request it cannot take (none free and no more may
 // start, a server that ends or falls silent, a reply that is not one) is run as before, in a

@@ -3,7 +3,9 @@
 // pays for a process and a CUDA context of its own (about 1.2 s among sixteen jobs on an H100).
 // It holds no student host code; each request's device code is loaded for that request and
 // unloaded after it, and every allocation is zeroed before it is freed, so that nothing one
-// submission's kernels leave on the GPU reaches the next.
+// submission's kernels leave in device memory they allocated reaches the next. The context keeps
+// more than that (the device heap, local and shared memory): docs/THREAT_MODEL.md says why the
+// servers are off unless a batch asks for them.
 //
 // labgrade starts `<kit replay program> --serve` with the turns' socket as descriptor 3
 // (gpu_turns.h) and one end of a socket pair as descriptor kServerDescriptor. Both sides write one
