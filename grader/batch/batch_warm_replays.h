@@ -1,5 +1,5 @@
-// A batch's warm replay servers (grader/process/warm_replays.h, issue 16), where they can be had:
-// a GPU batch with the kit's replay program, LABKIT_WARM_REPLAYS not 0, and a sandbox in which
+// A batch's warm replay servers (grader/warm_replays/warm_replays.h, issue 16), where they can be
+// had: a GPU batch with the kit's replay program, LABKIT_WARM_REPLAYS not 0, and a sandbox in which
 // one process may read and write every submission's work folder (bubblewrap, or labgrade's own
 // user; not a user id per command, which could not write another's folder).
 #pragma once

@@ -104,39 +104,6 @@ TEST_F(JudgeTest, ANofmaBuildThatIsTheDefaultOneJudgesTheDefaultRunExactly) {
             1);
 }
 
-// On a GPU, a counting run with no counts: where the machine cannot count for anyone (its driver
-// keeps the counters to administrators, say) the technique is judged from declarations, said so;
-// where it counts for others, this run's failure (counters busy under a batch's load, a kernel
-// that upset the profiler) is not graded, never a pass on what the kernels declare.
-TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
-  MeasuredTechnique rule;
-  rule.shape = {32, 32, 32};
-  rule.reads_shared = true;
-  Technique t;
-  t.measured = rule;
-  spec_.exercises[0].technique = t;
-  for (const bool machine : {true, false}) {
-    harness_.on_process = [machine](const HarnessCall&) {
-      ProcessAnswer p;
-      p.counter_table = std::string(gpu_metric::kErrorMark) +
-                        (machine ? gpu_metric::kCannotCountHere : gpu_metric::kCountingFailed) +
-                        ": starting the profiler: the counters are busy\n";
-      return p;
-    };
-    const ExerciseVerdict v = Grade(Backend::kGpu);
-    if (machine) {
-      EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
-      EXPECT_TRUE(std::any_of(v.notes.begin(), v.notes.end(), [](const std::string& n) {
-        return Has(n, "technique judged from what the kernels declare");
-      }));
-    } else {
-      EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
-      EXPECT_EQ(v.cause, "counting_failed");
-      EXPECT_TRUE(Has(v.message, "the counters are busy")) << v.message;
-    }
-  }
-}
-
 // technique.measured's counted case: where the nofma build is the default one, the counted values
 // are that build's too, and an ulp off the sequential sum there fails as in any other case (a
 // kernel cannot sum in another order at the counted shape alone); with a nofma build of its own,

@@ -31,6 +31,7 @@
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
 #include "replay_server.h"
+#include "response_lines.h"
 #include "student_call.h"
 #include "student_image_request.h"
 #include "timing_stats.h"
@@ -44,32 +45,11 @@ __attribute__((weak)) bool labkit::replay_only_program() { return false; }
 
 namespace {
 
+using labkit::launches_json;
+using labkit::outcome_json;
+using labkit::query_case_json;
+using labkit::ResponseWriter;
 using nlohmann::json;
-
-class ResponseWriter {
- public:
-  explicit ResponseWriter(const std::string& path) : file_(std::fopen(path.c_str(), "w")) {}
-  ~ResponseWriter() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  bool ok() const { return file_ != nullptr; }
-  void close() {
-    if (file_ != nullptr) std::fclose(file_);
-    file_ = nullptr;
-  }
-  // One line, flushed at once: if the student's code kills the process next, this line survives.
-  // Strings in it may be the student's (an exception's words, a kernel's name): bytes that are not
-  // UTF-8 are written as U+FFFD, where dump() would throw and the harness report a failure of its
-  // own (labgrade: not graded) for what is the student's exception.
-  void line(const json& j) {
-    const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    std::fwrite(text.data(), 1, text.size(), file_);
-    std::fflush(file_);
-  }
-
- private:
-  std::FILE* file_;
-};
 
 // Whether this request's response already carries the budget's first refusal (a warm replay
 // process serves many requests: warm_replay.h).
@@ -85,36 +65,6 @@ void note_memory_refusal(json& line) {
                                    {"bytes", refusal->bytes},
                                    {"in_use_bytes", refusal->in_use_bytes},
                                    {"limit_bytes", refusal->limit_bytes}};
-}
-
-json launches_json(const std::vector<labkit::LaunchRecord>& records) {
-  json launches = json::array();
-  for (const labkit::LaunchRecord& l : records) {
-    launches.push_back({{"kernel", l.kernel},
-                        {"grid", {l.grid[0], l.grid[1], l.grid[2]}},
-                        {"block", {l.block[0], l.block[1], l.block[2]}},
-                        {"dynamic_shared_bytes", l.dynamic_shared_bytes}});
-    for (const auto& [name, count] : l.accesses) launches.back()["accesses"][name] = count;
-  }
-  return launches;
-}
-
-json outcome_json(const labkit::CaseOutcome& o) {
-  json j = {{"status", o.status}};
-  if (!o.error.empty()) j["error"] = o.error;
-  if (!o.detail.empty()) j["detail"] = o.detail;
-  j["launches"] = launches_json(o.launches);
-  json transfers = json::array();
-  for (const labkit::TransferRecord& t : o.transfers)
-    transfers.push_back(
-        {{"call", t.call}, {"kind", labkit::TransferKindName(t.kind)}, {"bytes", t.bytes}});
-  j["transfers"] = transfers;
-  json buffers = json::array();
-  for (const labkit::BufferRecord& b : o.buffers)
-    buffers.push_back(
-        {{"name", b.name}, {"address", std::uint64_t(b.address)}, {"bytes", b.bytes}});
-  j["buffers"] = buffers;
-  return j;
 }
 
 // The exercise field is "<id>" or "<id>?<name>=<value>&...": a matmul exercise run with those
@@ -157,24 +107,6 @@ const labkit::MatmulExercise* find_matmul(const std::vector<labkit::MatmulExerci
     if (id == e.id) return &e;
   ids.push_back(id);
   return &replayed.emplace_back(labkit::MatmulExercise{ids.back().c_str(), nullptr, false});
-}
-
-json query_case_json(const std::string& id, const labkit::QueryValues& v) {
-  const char* status =
-      v.error().empty() ? labkit::case_status::kOk : labkit::case_status::kCudaError;
-  json line = {{"type", "case"}, {"id", id}, {"status", status}};
-  if (!v.error().empty()) {
-    line["error"] = v.error();
-    line["detail"] = v.detail();
-  }
-  json values = json::object();
-  for (const auto& e : v.entries()) {
-    json hints = json::array();
-    for (const auto& h : e.hints) hints.push_back({{"value", h.value}, {"cause", h.cause}});
-    values[e.name] = {{"student", e.student}, {"expected", e.expected}, {"hints", hints}};
-  }
-  line["values"] = values;
-  return line;
 }
 
 // How this run calls the student's code, and where plans are kept (beside the request).

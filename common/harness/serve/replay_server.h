@@ -1,6 +1,6 @@
 // The serving loop of a warm replay process (warm_replay.h): plain C++ and POSIX, so that its
 // protocol, its deadline and its handling of each request's output are tested without a GPU
-// (grader/process/warm_replays_test.cpp drives it through a stand-in server).
+// (grader/warm_replays/warm_replays_test.cpp drives it through a stand-in server).
 #pragma once
 
 #include <functional>

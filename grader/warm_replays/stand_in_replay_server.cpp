@@ -1,5 +1,5 @@
 // A stand-in for the kit's replay program in --serve mode (warm_replay.h), for
-// warm_replays_test.cpp: the real serving loop (common/harness/driver/replay_server.cpp) around
+// warm_replays_test.cpp: the real serving loop (common/harness/serve/replay_server.cpp) around
 // requests that say what to do, so that labgrade's side of warm replays is tested without a GPU.
 // A request file holds one word: "ok" (exit 0), "exit3" (exit 3), "sticky" (not reusable), "hang"
 // or "crash". The response file gets this process's id and LABKIT_DEVICE_MEMORY_LIMIT as the

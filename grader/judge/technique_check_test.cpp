@@ -1,0 +1,51 @@
+// The technique check's GPU counting, driven by a scripted harness (judge_test.h): when a run that
+// could not count lets the technique rest on what the kernels declare, and when it is not graded.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "exercise_grader.h"
+#include "harness_protocol.h"
+#include "judge_test.h"
+
+namespace labkit {
+namespace {
+
+using namespace testing_harness;
+
+// On a GPU, a counting run with no counts: where the machine cannot count for anyone (its driver
+// keeps the counters to administrators, say) the technique is judged from declarations, said so;
+// where it counts for others, this run's failure (counters busy under a batch's load, a kernel
+// that upset the profiler) is not graded, never a pass on what the kernels declare.
+TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
+  MeasuredTechnique rule;
+  rule.shape = {32, 32, 32};
+  rule.reads_shared = true;
+  Technique t;
+  t.measured = rule;
+  spec_.exercises[0].technique = t;
+  for (const bool machine : {true, false}) {
+    harness_.on_process = [machine](const HarnessCall&) {
+      ProcessAnswer p;
+      p.counter_table = std::string(gpu_metric::kErrorMark) +
+                        (machine ? gpu_metric::kCannotCountHere : gpu_metric::kCountingFailed) +
+                        ": starting the profiler: the counters are busy\n";
+      return p;
+    };
+    const ExerciseVerdict v = Grade(Backend::kGpu);
+    if (machine) {
+      EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+      EXPECT_TRUE(std::any_of(v.notes.begin(), v.notes.end(), [](const std::string& n) {
+        return Has(n, "technique judged from what the kernels declare");
+      }));
+    } else {
+      EXPECT_EQ(v.status, GradeStatus::kGraderError) << v.message;
+      EXPECT_EQ(v.cause, "counting_failed");
+      EXPECT_TRUE(Has(v.message, "the counters are busy")) << v.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace labkit
