@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -135,6 +136,20 @@ bool CannotCountHere(const std::string& log) {
   const std::string machine =
       std::string(gpu_metric::kErrorMark) + gpu_metric::kCannotCountHere + ":";
   return line.rfind(machine, 0) == 0;
+}
+
+CounterAccess DriverCounterAccess(const std::string& params) {
+  std::ifstream in(params);
+  std::string line;
+  const std::string key = "RmProfilingAdminOnly:";
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) != 0) continue;
+    std::istringstream value(line.substr(key.size()));
+    int admins_only = -1;
+    if (!(value >> admins_only)) return CounterAccess::kUnknown;
+    return admins_only == 0 ? CounterAccess::kEveryone : CounterAccess::kAdminsOnly;
+  }
+  return CounterAccess::kUnknown;
 }
 
 bool MakeCounterLock() {

@@ -72,6 +72,13 @@ std::string CounterLogError(const std::string& log);
 // counts (gpu_metric::kCountingFailed): that is the grader's trouble in that run, never a pass.
 bool CannotCountHere(const std::string& log);
 
+// Whom the NVIDIA driver lets read the GPU's counters, by its RmProfilingAdminOnly setting in
+// `params` (/proc/driver/nvidia/params): the one cause of CannotCountHere that labgrade can check
+// itself, for a table written where the student's code runs (lab 02's counted run). kUnknown
+// where the file cannot be read or does not say.
+enum class CounterAccess { kUnknown, kEveryone, kAdminsOnly };
+CounterAccess DriverCounterAccess(const std::string& params = "/proc/driver/nvidia/params");
+
 // The last line of `output` that is not blank, at most 300 characters ("" if none).
 std::string LastLine(const std::string& output);
 

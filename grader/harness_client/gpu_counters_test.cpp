@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 namespace labkit {
 namespace {
 
@@ -97,6 +99,19 @@ TEST(GpuCounters, OnlyTheMachinesOwnRefusalLetsAGradeRestOnDeclarations) {
   EXPECT_FALSE(CannotCountHere("x machine: words elsewhere\n"));
   EXPECT_FALSE(CannotCountHere(""));  // no table at all: the run died
   EXPECT_FALSE(CannotCountHere(kLog));
+}
+
+TEST(GpuCounters, TheDriversSettingSaysWhoMayCount) {
+  const std::string path = ::testing::TempDir() + "/nvidia_params";
+  std::ofstream(path) << "ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 1\nOther: 0\n";
+  EXPECT_EQ(DriverCounterAccess(path), CounterAccess::kAdminsOnly);
+  std::ofstream(path) << "RmProfilingAdminOnly: 0\n";
+  EXPECT_EQ(DriverCounterAccess(path), CounterAccess::kEveryone);
+  std::ofstream(path) << "RmProfilingAdminOnly: yes\n";
+  EXPECT_EQ(DriverCounterAccess(path), CounterAccess::kUnknown);
+  std::ofstream(path) << "NoSuchSetting: 1\n";
+  EXPECT_EQ(DriverCounterAccess(path), CounterAccess::kUnknown);
+  EXPECT_EQ(DriverCounterAccess(path + ".missing"), CounterAccess::kUnknown);
 }
 
 TEST(GpuCounters, LastLineSkipsBlankOnes) {

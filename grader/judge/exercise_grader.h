@@ -49,6 +49,9 @@ struct GradeEnv {
   // Some run's device line said kernels can reach host memory (DeviceInfo::pageable_memory_access).
   // Any line counts: a student's own program could only hide it in its own line, not in the kit's.
   bool kernels_reach_host_memory = false;
+  // The NVIDIA driver's settings, whose RmProfilingAdminOnly says whether a counting run written
+  // in the student's own program may claim that this machine cannot count (gpu_counters.h).
+  std::string nvidia_params = "/proc/driver/nvidia/params";
   // Builds what is made only when a check needs it (the submission's PTX, and on a GPU the
   // emulator's build); may be null, and then those checks fail with a note of why.
   SubmissionBuilder* builder = nullptr;

@@ -145,8 +145,13 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   // machine that cannot count is the tool's: the pass stands, said not to be final.
   if (!emulated && !run.counted && !counted.launches.empty()) {
     why_not = NotCountedNote(run, "accesses");
-    if (CannotCountHere(run.counter_log)) return {};
-    return {GradeStatus::kGraderError, "counting_failed", why_not};  // as in technique_check.cpp
+    // The table is written in the student's own program here: its word that this machine cannot
+    // count stands only where the driver does keep the counters to administrators (or labgrade
+    // cannot tell). Otherwise, as in technique_check.cpp, the run's failure is not graded.
+    if (CannotCountHere(run.counter_log) &&
+        DriverCounterAccess(env.nvidia_params) != CounterAccess::kEveryone)
+      return {};
+    return {GradeStatus::kGraderError, "counting_failed", why_not};
   }
   const std::string failure =
       CheckQueryMeasured(rule, counted.launches, /*barriers_counted=*/emulated);

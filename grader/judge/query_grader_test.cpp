@@ -347,7 +347,8 @@ TEST_F(QueryJudgeTest, ACountedRunThatDiesUnderNsightComputeIsNotGraded) {
 
 // A counted run that lists its launches but no counts: where the machine cannot count for anyone
 // (no permission), the pass stands, said not to be final; where it counts for others, the run's
-// own failure (the counters busy under a batch) is not graded, never a pass on trust.
+// own failure (the counters busy under a batch) is not graded, never a pass on trust. The claim
+// comes from the student's own program here, so labgrade checks the driver's setting itself.
 TEST_F(QueryJudgeTest, UncountedLaunchesPassOnlyWhereThisMachineCannotCount) {
   ex_.measured = QueryMeasured{{{"block_side", 8}}, "block_side", 3.0};
   spec_.exercises = {ex_};
@@ -359,6 +360,9 @@ TEST_F(QueryJudgeTest, UncountedLaunchesPassOnlyWhereThisMachineCannotCount) {
                                {"dynamic_shared_bytes", 0}}});
     return a;
   };
+  // The driver's setting labgrade reads: every user may count, or it cannot be read.
+  const std::string everyone = dir_ + "/nvidia_params";
+  std::ofstream(everyone) << "RmProfilingAdminOnly: 0\n";
   for (const bool machine : {true, false}) {
     harness_.calls.clear();
     harness_.on_process = [&](const testing_harness::HarnessCall&) {
@@ -370,7 +374,17 @@ TEST_F(QueryJudgeTest, UncountedLaunchesPassOnlyWhereThisMachineCannotCount) {
     };
     GradeEnv env{harness_, manifest_, spec_, Backend::kGpu, 7, dir_ + "/work"};
     env.builds[Flavour::kDefault] = build_;
+    env.nvidia_params = dir_ + "/no_such_file";
     const ExerciseVerdict v = GradeQueryExercise(env, ex_);
+    if (machine) {
+      // The student's program wrote that table: where the driver lets everyone count, its word
+      // that this machine cannot is no reason to leave the rule unchecked.
+      harness_.calls.clear();
+      env.nvidia_params = everyone;
+      const ExerciseVerdict claimed = GradeQueryExercise(env, ex_);
+      EXPECT_EQ(claimed.status, GradeStatus::kGraderError) << claimed.message;
+      EXPECT_EQ(claimed.cause, "counting_failed");
+    }
     // A busy run is tried again (harness_runner.cpp); a machine that cannot count is not.
     ASSERT_EQ(harness_.calls.size(), machine ? 2u : 1u + kCountingAttempts);
     if (machine) {
