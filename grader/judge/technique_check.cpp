@@ -322,7 +322,9 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
       declared.min_static_shared_bytes.reset();
       if (Traits(env.backend).counts_barriers) declared.uses_barrier.reset();
     } else {
+      // Declarations a decoy can make: the pass is said not to be final.
       notes.push_back("technique judged from what the kernels declare: " + why_not);
+      unchecked = true;
     }
   }
   if (!ChecksDeclarations(declared)) return {};
