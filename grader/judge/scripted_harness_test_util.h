@@ -68,7 +68,8 @@ struct HarnessCall {
   std::string exercise;  // the request's exercise (on_case: the case's own, where it names one)
   // Run with TSAN_OPTIONS (the --tsan check).
   bool thread_sanitizer = false;
-  // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured).
+  // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured), or on a GPU
+  // the lock of the profiler's counters (gpu_counters.h).
   bool counting = false;
   GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
 };
@@ -155,7 +156,7 @@ class ScriptedHarness : public ProcessRunner {
     if (const auto it = command.env.find("LABKIT_EMU_ORDER"); it != command.env.end())
       call.order = it->second;
     call.thread_sanitizer = command.env.count("TSAN_OPTIONS") > 0;
-    call.counting = command.env.count("LABKIT_EMU_COUNT_ACCESSES") > 0;
+    call.counting = command.env.count("LABKIT_EMU_COUNT_ACCESSES") > 0 || !command.lock_dir.empty();
     call.gpu = command.gpu;
     const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
     call.build = fs::path(executable).filename();

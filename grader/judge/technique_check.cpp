@@ -157,14 +157,6 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
     counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
                              CountingOptions(env, run_id), cases);
   const HarnessRun& run = *counted_run;
-  if (!emulated && !run.counted) {
-    why_not = NotCountedNote(run, "loads");
-    // Where this machine counts for others, a run that could not count (the counters busy under a
-    // batch's load, or a kernel that upset the profiler) is the grader's trouble: not graded, and
-    // graded again, never a pass on what the kernels declare.
-    if (CannotCountHere(run.counter_log)) return {};
-    return {GradeStatus::kGraderError, "counting_failed", why_not};
-  }
   Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
                                  build.executable);
   // Where the build without fused multiply-add is this very program (build_plan.h), the counted
@@ -179,6 +171,15 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
     return failure;
   }
   if (!failure.passed()) return TechniqueFinding(where + failure.message);
+  // The values were right (a launch runs even where it could not be counted), but no counts.
+  if (!emulated && !run.counted) {
+    why_not = NotCountedNote(run, "loads");
+    // Where this machine counts for others, a run that could not count (the counters busy under a
+    // batch's load, or a kernel that upset the profiler) is the grader's trouble: not graded, and
+    // graded again, never a pass on what the kernels declare.
+    if (CannotCountHere(run.counter_log)) return {};
+    return {GradeStatus::kGraderError, "counting_failed", why_not};
+  }
   // A GPU has no counter of barriers passed; racecheck finds the races a missing one leaves.
   if (!backend.counts_barriers) rule.executes_barrier.reset();
   rule.shape = cases.front().shape;

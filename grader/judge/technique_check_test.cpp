@@ -48,5 +48,31 @@ TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
   }
 }
 
+// Wrong values in a counting run with no counts are the kernel's failure, whatever the profiler
+// did: a racy kernel that goes wrong there fails its technique, as it would with counts.
+TEST_F(JudgeTest, WrongValuesInAnUncountedGpuRunFailTheTechnique) {
+  MeasuredTechnique rule;
+  rule.shape = {32, 32, 32};
+  rule.reads_shared = true;
+  Technique t;
+  t.measured = rule;
+  spec_.exercises[0].technique = t;
+  harness_.on_case = [](const HarnessCall& call, const std::string&) {
+    CaseAnswer a;
+    if (call.counting) a.values = CaseAnswer::Values::kWrong;
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall&) {
+    ProcessAnswer p;
+    p.counter_table = std::string(gpu_metric::kErrorMark) + gpu_metric::kCountingFailed +
+                      ": starting the profiler: the counters are busy\n";
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kGpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed) << v.message;
+  EXPECT_EQ(v.cause, kTechniqueCause);
+  EXPECT_TRUE(Has(v.message, "in the run in which the grader counts memory accesses")) << v.message;
+}
+
 }  // namespace
 }  // namespace labkit

@@ -118,6 +118,27 @@ class CounterLock {
   int fd_ = -1;
 };
 
+// The kind of a failed CUPTI call, for the table's error line: the machine's own refusals (no
+// permission to read the counters, a GPU or a setting CUPTI cannot count on), which no kernel can
+// cause and every run here would meet alike, or this run's trouble (the counters busy, a failure
+// while a kernel was counted).
+const char* FailureKind(CUptiResult result) {
+  switch (result) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+      return gpu_metric::kCannotCountHere;
+    default:
+      return gpu_metric::kCountingFailed;
+  }
+}
+
 // The counting in progress, for the launch wrap (CountedLaunch); one at a time.
 LaunchCounting* g_counting = nullptr;
 
@@ -316,27 +337,10 @@ LaunchCounting::LaunchCounting() : session_(std::make_unique<Session>()) {
     return;
   }
   error_ = session_->Configure(device);
-  if (error_.empty()) {
+  if (error_.empty())
     g_counting = this;
-    return;
-  }
-  // Set-up refused for reasons of the machine's own (no kernel has run yet): every run here would
-  // be refused alike. Anything else (the counters busy) is this run's.
-  switch (session_->last_failure) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-      failure_kind_ = gpu_metric::kCannotCountHere;
-      break;
-    default:
-      break;
-  }
+  else
+    failure_kind_ = FailureKind(session_->last_failure);
 }
 
 LaunchCounting::~LaunchCounting() {
@@ -353,6 +357,8 @@ void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()
         launch();
       },
       session_->values);
+  // The permission check comes when a session starts, at the first launch counted.
+  if (!error_.empty()) failure_kind_ = FailureKind(session_->last_failure);
   if (!ran) launch();  // the count failed before the launch: the case still runs
 }
 
