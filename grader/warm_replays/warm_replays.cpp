@@ -1,19 +1,17 @@
 #include "warm_replays.h"
 
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <climits>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "command_trace.h"
+#include "socket_lines.h"
 #include "untrusted_file.h"
 #include "warm_replay.h"
 
@@ -29,45 +27,8 @@ constexpr auto kStartLimit = std::chrono::seconds(120);
 // How long past a request's own limit labgrade waits for the reply: the server's watchdog ends
 // the process at the limit, and its end closes the socket.
 constexpr auto kReplyGrace = std::chrono::seconds(15);
-// Lines on the socket are a few hundred bytes.
-constexpr std::size_t kMaxLineBytes = 64 * 1024;
 // The file a served request's stdout and stderr go to, in the replay's folder.
 constexpr const char kOutputFile[] = "replay_output.txt";
-
-std::optional<std::string> ReadLine(int fd, std::string& buffer, Clock::time_point deadline) {
-  for (;;) {
-    if (const std::size_t end = buffer.find('\n'); end != std::string::npos) {
-      std::string line = buffer.substr(0, end);
-      buffer.erase(0, end + 1);
-      return line;
-    }
-    if (buffer.size() > kMaxLineBytes) return std::nullopt;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return std::nullopt;
-    pollfd readable{fd, POLLIN, 0};
-    const int ready = poll(&readable, 1, static_cast<int>(std::min<long long>(left, INT_MAX)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return std::nullopt;
-    char chunk[4096];
-    const ssize_t got = read(fd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return std::nullopt;
-    buffer.append(chunk, static_cast<std::size_t>(got));
-  }
-}
-
-bool SendLine(int fd, const json& j) {
-  const std::string text = j.dump() + "\n";
-  std::size_t sent = 0;
-  while (sent < text.size()) {
-    const ssize_t n = send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    sent += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 bool IsRequestVariable(const std::string& name) {
   for (const char* own : warm_replay::kRequestEnvironment)
@@ -90,12 +51,13 @@ void ReadOutput(const std::string& path, std::size_t limit, ProcessResult& resul
 }  // namespace
 
 struct WarmReplayPool::Server {
-  int own_end = -1;      // labgrade's end of the request socket
-  int program_end = -1;  // the server's, closed once its process has ended
+  Server(int own, int program) : own_end(own), program_end(program), lines(own) {}
+  const int own_end;       // labgrade's end of the request socket
+  const int program_end;   // the server's, closed once its process has ended
+  SocketLineReader lines;  // the server's replies, read from own_end
   std::thread thread;    // runs the server's command to its end
   std::atomic<bool> ended{false};
   ProcessResult end;
-  std::string unread;  // bytes read past the last line
   bool busy = false;
   bool retired = false;
 };
@@ -131,9 +93,7 @@ bool WarmReplayPool::Servable(const Command& command) const {
 std::unique_ptr<WarmReplayPool::Server> WarmReplayPool::Start() {
   int ends[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return nullptr;
-  auto server = std::make_unique<Server>();
-  server->own_end = ends[0];
-  server->program_end = ends[1];
+  auto server = std::make_unique<Server>(ends[0], ends[1]);
   Command command = server_;
   command.passed_descriptors.push_back(server->program_end);
   Server* s = server.get();
@@ -143,8 +103,7 @@ std::unique_ptr<WarmReplayPool::Server> WarmReplayPool::Start() {
     s->ended = true;
     shutdown(s->own_end, SHUT_RDWR);  // wakes a request waiting for its reply
   });
-  const std::optional<std::string> line =
-      ReadLine(s->own_end, s->unread, Clock::now() + kStartLimit);
+  const std::optional<std::string> line = s->lines.Next(Clock::now() + kStartLimit);
   const json ready = line ? json::parse(*line, nullptr, false) : json();
   const bool said_ready = ready.is_object() && ready.value("ready", false) == true;
   const auto pageable = ready.is_object() ? ready.find("pageable_memory_access") : ready.end();
@@ -195,7 +154,8 @@ void WarmReplayPool::Release(Server* server, bool retire) {
 }
 
 std::optional<ProcessResult> WarmReplayPool::Serve(const Command& command) {
-  Server* s = Servable(command) ? Acquire() : nullptr;
+  if (!Servable(command)) return std::nullopt;
+  Server* s = Acquire();
   if (s == nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counts_.declined;
@@ -209,15 +169,16 @@ std::optional<ProcessResult> WarmReplayPool::Serve(const Command& command) {
     if (IsRequestVariable(name)) env[name] = value;
   const double began = TraceClock();
   const auto start = Clock::now();
-  const bool sent = SendLine(s->own_end, {{"request", command.argv[2]},
-                                          {"response", command.argv[3]},
-                                          {"output", output},
-                                          {"seconds", command.timeout_seconds},
-                                          {"env", env}});
+  const bool sent = SendLine(s->own_end, json({{"request", command.argv[2]},
+                                               {"response", command.argv[3]},
+                                               {"output", output},
+                                               {"seconds", command.timeout_seconds},
+                                               {"env", env}})
+                                             .dump());
   const auto limit = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(command.timeout_seconds));
   const std::optional<std::string> line =
-      sent ? ReadLine(s->own_end, s->unread, start + limit + kReplyGrace) : std::nullopt;
+      sent ? s->lines.Next(start + limit + kReplyGrace) : std::nullopt;
   const json reply = line ? json::parse(*line, nullptr, false) : json();
   const auto exit = reply.is_object() ? reply.find("exit") : reply.end();
   if (exit == reply.end() || !exit->is_number_integer()) {
@@ -247,7 +208,7 @@ WarmReplayPool::Counts WarmReplayPool::counts() const {
 }
 
 ProcessResult WarmReplayRunner::Run(const Command& command) {
-  if (pool_ != nullptr && pool_->Servable(command))
+  if (pool_ != nullptr)
     if (std::optional<ProcessResult> served = pool_->Serve(command)) return *std::move(served);
   return inner_.Run(command);
 }

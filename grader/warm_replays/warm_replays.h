@@ -37,7 +37,8 @@ class WarmReplayPool {
   // Whether `command` is a replay a server runs as its own process would: the kit's replay program
   // with --replay, taking GPU turns, with no descriptor, lock or environment beyond a request's.
   bool Servable(const Command& command) const;
-  // `command`'s result from a warm server; nullopt where it must run in a process of its own.
+  // `command`'s result from a warm server; nullopt where it must run in a process of its own (not
+  // Servable, or declined).
   std::optional<ProcessResult> Serve(const Command& command);
 
   struct Counts {

@@ -1,10 +1,8 @@
 #include "replay_server.h"
 
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include <thread>
 
 #include "harness_protocol.h"
+#include "socket_lines.h"
 #include "warm_replay.h"
 
 namespace labkit {
@@ -22,45 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-// A request line is a few hundred bytes; anything far longer is not labgrade's.
-constexpr std::size_t kMaxLineBytes = 64 * 1024;
-
-class LineReader {
- public:
-  explicit LineReader(int fd) : fd_(fd) {}
-  // The next line without its newline; nullopt at the end of the stream, or on a line too long.
-  std::optional<std::string> Next() {
-    for (;;) {
-      if (const std::size_t end = buffer_.find('\n'); end != std::string::npos) {
-        std::string line = buffer_.substr(0, end);
-        buffer_.erase(0, end + 1);
-        return line;
-      }
-      if (buffer_.size() > kMaxLineBytes) return std::nullopt;
-      char chunk[4096];
-      const ssize_t got = read(fd_, chunk, sizeof chunk);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<std::size_t>(got));
-    }
-  }
-
- private:
-  int fd_;
-  std::string buffer_;
-};
-
-bool WriteLine(int fd, const json& j) {
-  const std::string text = j.dump() + "\n";
-  std::size_t sent = 0;
-  while (sent < text.size()) {
-    const ssize_t n = send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    sent += static_cast<std::size_t>(n);
-  }
-  return true;
-}
+bool WriteLine(int fd, const json& j) { return SendLine(fd, j.dump()); }
 
 // Ends the process if the request is still running at its deadline: a kernel that never returns
 // holds the thread that serves, and only the process's end frees the GPU from it.
@@ -130,7 +91,7 @@ void SetRequestEnvironment(const json& env) {
 
 int ServeReplays(int fd, const json& ready, const ServeRequest& serve) {
   if (!WriteLine(fd, ready)) return kHarnessUsageExitCode;
-  LineReader lines(fd);
+  SocketLineReader lines(fd);
   for (int served = 1; served <= warm_replay::kMaxRequestsPerServer; ++served) {
     const std::optional<std::string> line = lines.Next();
     if (!line) return 0;  // labgrade is done with this server
