@@ -15,8 +15,6 @@ KINDS = [
     ("gpu turn wait, timed (in kit_replay)", r"^gpu gate wait, timed turn"),
     ("gpu turn wait, shared (in kit_replay)", r"^gpu gate wait, shared turn"),
     ("gpu held alone, timed turn", r"^gpu held alone"),
-    # Gathered timed runs (gpu_gate.h): a window's drain and its runs, one after another.
-    ("gpu timing window", r"^gpu timing window"),
     ("gpu gate wait, timed run", r"^gpu gate wait, timed"),
     ("gpu gate wait, shared run", r"^gpu gate wait, shared"),
     # A warm replay server's whole life (grader/process/warm_replays.h): its requests are listed

@@ -51,19 +51,14 @@ def main():
                       if c.startswith("gpu gate wait, timed") and not turn.match(c))
     turn_waits = sum(w for _, w, c in events if turn.match(c))
     # While a timed run drains the GPU or holds it alone, no new shared run starts (gpu_gate.h).
-    # Where timed runs gather, their waits include the gathering beside shared runs: the timing
-    # windows (from their drain to their last timed run's end) are what closes the GPU.
-    windows = [(s, s + w) for s, w, c in events if c.startswith("gpu timing window")]
-    closed = covered(windows or alone + [(s, s + w) for s, w, c in events
-                                         if c.startswith("gpu gate wait, timed")])
+    closed = covered(alone + [(s, s + w) for s, w, c in events if c.startswith("gpu gate wait, timed")])
     busy = covered(gpu)
     print(f"batch span                         {span:8.1f} s")
     print(f"GPU processes at once, on average  {sum(e - s for s, e in gpu) / span:8.2f}"
           f"   ({len(gpu)} processes; {served} replays served by warm ones)")
     print(f"no GPU process running             {span - busy:8.1f} s ({100 * (span - busy) / span:.0f}%)")
     print(f"a timed run holding the GPU        {covered(timed):8.1f} s ({len(timed)} runs)")
-    print(f"timed runs waiting or holding it   {closed:8.1f} s ({100 * closed / span:.0f}%)"
-          + (f" in {len(windows)} timing windows" if windows else ""))
+    print(f"timed runs waiting or holding it   {closed:8.1f} s ({100 * closed / span:.0f}%)")
     print(f"jobs waiting at the gate, shared   {shared_waits:8.1f} job-s"
           + (f" ({100 * shared_waits / (jobs * span):.0f}% of the jobs' time)" if jobs else ""))
     print(f"jobs waiting at the gate, timed    {timed_waits:8.1f} job-s")

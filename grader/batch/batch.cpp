@@ -247,7 +247,7 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, 
   if (gpus.size() < 2) gpus.clear();
   if (!gpus.empty())
     std::fprintf(stderr, "labgrade: spreading the work over %zu GPUs\n", gpus.size());
-  GpuGate gate(gpus, std::chrono::seconds(3), TimedGatheringFor(options.jobs));
+  GpuGate gate(gpus);
   BatchWarmReplays warm(runner, gate, manifest, spec, options);
   BatchContext ctx{runner, gate, warm.pool(), manifest, spec, options, *journal, *seed, {}};
   BatchCounts counts;

@@ -1,8 +1,6 @@
 #include "gpu_gate.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "command_trace.h"
 #include "gpu_turn_server.h"
@@ -55,24 +53,9 @@ ProcessResult GpuGateRunner::RunTakingTurns(const Command& command) {
   return result;
 }
 
-TimedGathering TimedGatheringFor(int jobs) {
-  TimedGathering gathering{std::max(2, jobs / 4), std::chrono::seconds(10)};
-  if (const char* asked = std::getenv("LABKIT_TIMED_GATHERING"); asked != nullptr) {
-    int runs = 0;
-    double seconds = 0;
-    char rest = 0;
-    if (std::sscanf(asked, "%d,%lf%c", &runs, &seconds, &rest) == 2 && runs >= 1 && seconds >= 0 &&
-        seconds <= 600)
-      gathering = {runs, std::chrono::milliseconds(static_cast<long>(seconds * 1000))};
-  }
-  return gathering;
-}
-
-GpuGate::GpuGate(std::vector<std::string> gpus, std::chrono::milliseconds drain_patience,
-                 TimedGathering gathering)
+GpuGate::GpuGate(std::vector<std::string> gpus, std::chrono::milliseconds drain_patience)
     : visible_(std::move(gpus)),
       drain_patience_(drain_patience),
-      gathering_(gathering),
       gpus_(std::max<std::size_t>(1, visible_.size())) {}
 
 std::string GpuGate::VisibleDevices(std::size_t gpu) const {
@@ -103,29 +86,10 @@ void GpuGate::ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu) 
   }
 }
 
-bool GpuGate::AnySharedRun() const {
-  return std::any_of(gpus_.begin(), gpus_.end(), [](const Gpu& g) { return !g.shared.empty(); });
-}
-
-void GpuGate::JoinTimingWindow(std::unique_lock<std::mutex>& lock) {
-  ++timed_gathering_;
-  changed_.notify_all();  // the count the others wait for may be reached
-  changed_.wait_for(lock, gathering_.patience, [&] {
-    return window_open_ || timed_gathering_ >= gathering_.runs || !AnySharedRun();
-  });
-  --timed_gathering_;
-  ++timed_in_window_;
-  ++window_runs_;
-  if (!window_open_) window_opened_ = TraceClock();
-  window_open_ = true;
-  changed_.notify_all();  // the others waiting join this window
-}
-
 template <class Choose>
 GpuGate::Hold GpuGate::EnterWhere(bool exclusive, Choose choose) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (exclusive) {
-    JoinTimingWindow(lock);
     ++timed_waiting_for_a_gpu_;
     changed_.wait(lock, [&] { return choose() < gpus_.size(); });
     --timed_waiting_for_a_gpu_;
@@ -158,16 +122,9 @@ std::size_t GpuGate::Place() {
 void GpuGate::Leave(const Hold& hold, bool exclusive) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (exclusive) {
+    if (exclusive)
       gpus_[hold.gpu].claimed = false;
-      if (--timed_in_window_ == 0) {
-        window_open_ = false;
-        // From the window's opening (its drain included) to its last timed run's end.
-        TraceEvent(TraceClock() - window_opened_, 0, window_opened_,
-                   "gpu timing window: " + std::to_string(window_runs_) + " timed runs");
-        window_runs_ = 0;
-      }
-    } else
+    else
       gpus_[hold.gpu].shared.erase(hold.ticket);
   }
   changed_.notify_all();

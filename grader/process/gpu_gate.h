@@ -14,16 +14,6 @@
 // the GPU idle and every job waiting. After `drain_patience` the timed run gives its claim back,
 // lets shared runs go on beside the slow ones, and claims again once the runs that held up its
 // drain have ended (lab 03's bad class on an H100: seven such drains idled 140 s of 280).
-//
-// Each drain idles the GPU while it empties, and a class's timed runs come one every few seconds,
-// so a batch drained once per timed run: lab 03's realistic class of 100 on an H100 spent half
-// its time with a timed run waiting for a drain or holding the GPU, the repetitions themselves
-// 8 s of that. So timed runs gather (TimedGathering): a timed run that asks while shared runs are
-// on the GPUs waits, beside them, until `runs` timed runs are waiting or the first has waited
-// `patience`; then one window opens, every timed run waiting (and any that asks while it is open)
-// runs, one at a time on each GPU, after the one drain, and shared runs go on once the window has
-// emptied. A timed run that asks while no shared run is on any GPU (a single `check`, the end of
-// a batch) goes at once.
 #pragma once
 
 #include <chrono>
@@ -39,23 +29,12 @@
 namespace labkit {
 
 // Which GPU each command gets, shared by every submission of a batch.
-struct TimedGathering {
-  int runs = 1;  // 1: each timed run drains for itself
-  std::chrono::milliseconds patience{0};
-};
-
-// A batch's gathering for `jobs` jobs: until a quarter of them (at least 2) wait for a timed
-// run, or the first has waited 10 s. LABKIT_TIMED_GATHERING="RUNS,SECONDS" sets both (for
-// measuring; "1,0": each timed run drains for itself, as before 2026-11-28).
-TimedGathering TimedGatheringFor(int jobs);
-
 class GpuGate {
  public:
   // `gpus`: what CUDA_VISIBLE_DEVICES should say for each GPU (VisibleGpus()); empty: one GPU,
   // left as the environment chooses.
   explicit GpuGate(std::vector<std::string> gpus = {},
-                   std::chrono::milliseconds drain_patience = std::chrono::seconds(3),
-                   TimedGathering gathering = {});
+                   std::chrono::milliseconds drain_patience = std::chrono::seconds(3));
 
   // A turn at one GPU: which, and (a shared run) its place in the order runs started.
   struct Hold {
@@ -87,23 +66,13 @@ class GpuGate {
   Hold EnterWhere(bool exclusive, Choose choose);
   // A timed run's claim of `gpu`, held once its shared runs have ended (see above).
   void ClaimDrained(std::unique_lock<std::mutex>& lock, std::size_t gpu);
-  // A timed run's wait, beside the shared runs, for a window to open (see above); it is in the
-  // window on return.
-  void JoinTimingWindow(std::unique_lock<std::mutex>& lock);
-  bool AnySharedRun() const;
 
   const std::vector<std::string> visible_;
   const std::chrono::milliseconds drain_patience_;
-  const TimedGathering gathering_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Gpu> gpus_;
   int timed_waiting_for_a_gpu_ = 0;
-  int timed_gathering_ = 0;  // waiting for a window
-  int timed_in_window_ = 0;  // from the window's opening to their Leave
-  bool window_open_ = false;
-  double window_opened_ = 0;  // TraceClock()
-  int window_runs_ = 0;
   uint64_t next_ticket_ = 0;
 };
 

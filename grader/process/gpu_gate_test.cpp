@@ -2,9 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <map>
 #include <thread>
 #include <vector>
@@ -89,7 +87,7 @@ TEST(GpuGateRunner, ATimedRunNeverSharesItsGpu) {
     for (const std::vector<std::string>& gpus :
          {std::vector<std::string>{}, std::vector<std::string>{"GPU-a", "GPU-b", "GPU-c"}}) {
       RecordingRunner inner;
-      GpuGate gpu_gate(gpus, patience, TimedGathering{3, 20ms});
+      GpuGate gpu_gate(gpus, patience);
       GpuGateRunner gate(gpu_gate, inner);
       RunMix(gate, 12, 40);
       EXPECT_EQ(inner.violations_, 0) << gpus.size() << " GPUs, patience " << patience.count();
@@ -159,76 +157,6 @@ TEST(GpuGateRunner, ASlowSharedRunDoesNotHoldUpTheOthers) {
   slow2.join();
   timed2.join();
   EXPECT_EQ(inner.violations_, 0);
-}
-
-// Timed runs gather (TimedGathering): one that asks while shared runs are on the GPU waits beside
-// them, not stopping them, until enough timed runs wait; then they all go after one drain.
-TEST(GpuGateRunner, TimedRunsGatherBesideSharedRunsAndGoTogether) {
-  RecordingRunner inner;
-  GpuGate gpu({}, 5s, TimedGathering{2, 10s});
-  GpuGateRunner gate(gpu, inner);
-  std::atomic<int> timed_done{0};
-  std::thread long_shared([&] { gate.Run(MakeCommand("sleep:600", GpuUse::kShared)); });
-  std::this_thread::sleep_for(50ms);
-  std::thread first([&] {
-    gate.Run(MakeCommand("work", GpuUse::kExclusive));
-    ++timed_done;
-  });
-  std::this_thread::sleep_for(100ms);
-  // Gathering, the timed run does not hold up a shared run asked for meanwhile.
-  const auto asked = std::chrono::steady_clock::now();
-  gate.Run(MakeCommand("work", GpuUse::kShared));
-  EXPECT_LT(std::chrono::steady_clock::now() - asked, 300ms) << "gathering stopped shared runs";
-  EXPECT_EQ(timed_done, 0) << "a lone timed run went before others gathered or the drain";
-  std::thread second([&] {
-    gate.Run(MakeCommand("work", GpuUse::kExclusive));
-    ++timed_done;
-  });
-  first.join();
-  second.join();
-  long_shared.join();
-  EXPECT_EQ(timed_done, 2);
-  EXPECT_EQ(inner.violations_, 0);
-}
-
-TEST(GpuGateRunner, AGatheringTimedRunGoesOnceItsPatienceEnds) {
-  RecordingRunner inner;
-  GpuGate gpu({}, 5s, TimedGathering{8, 200ms});
-  GpuGateRunner gate(gpu, inner);
-  std::thread long_shared([&] { gate.Run(MakeCommand("sleep:400", GpuUse::kShared)); });
-  std::this_thread::sleep_for(50ms);
-  const auto asked = std::chrono::steady_clock::now();
-  gate.Run(MakeCommand("work", GpuUse::kExclusive));
-  const auto waited = std::chrono::steady_clock::now() - asked;
-  EXPECT_GE(waited, 300ms) << "did not wait for the shared run to drain";
-  EXPECT_LT(waited, 2s);
-  long_shared.join();
-  EXPECT_EQ(inner.violations_, 0);
-}
-
-TEST(GpuGateRunner, ATimedRunWithNoSharedRunsGoesAtOnce) {
-  RecordingRunner inner;
-  GpuGate gpu({}, 5s, TimedGathering{8, 10s});
-  GpuGateRunner gate(gpu, inner);
-  const auto asked = std::chrono::steady_clock::now();
-  gate.Run(MakeCommand("work", GpuUse::kExclusive));
-  EXPECT_LT(std::chrono::steady_clock::now() - asked, 1s);
-}
-
-TEST(TimedGatheringFor, AQuarterOfTheJobsOrTenSecondsUnlessTheEnvironmentSays) {
-  unsetenv("LABKIT_TIMED_GATHERING");
-  EXPECT_EQ(TimedGatheringFor(16).runs, 4);
-  EXPECT_EQ(TimedGatheringFor(1).runs, 2);
-  EXPECT_EQ(TimedGatheringFor(16).patience, 10s);
-  setenv("LABKIT_TIMED_GATHERING", "1,0", 1);
-  EXPECT_EQ(TimedGatheringFor(16).runs, 1);
-  EXPECT_EQ(TimedGatheringFor(16).patience, 0s);
-  setenv("LABKIT_TIMED_GATHERING", "6,2.5", 1);
-  EXPECT_EQ(TimedGatheringFor(16).runs, 6);
-  EXPECT_EQ(TimedGatheringFor(16).patience, 2500ms);
-  setenv("LABKIT_TIMED_GATHERING", "0,5x", 1);  // not understood: the default
-  EXPECT_EQ(TimedGatheringFor(16).runs, 4);
-  unsetenv("LABKIT_TIMED_GATHERING");
 }
 
 TEST(GpuGateRunner, OneGpuLeavesTheEnvironmentAlone) {
