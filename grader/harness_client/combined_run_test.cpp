@@ -14,10 +14,12 @@ namespace {
 class EchoHarness : public ProcessRunner {
  public:
   ProcessResult Run(const Command& command) override {
-    std::ifstream in(command.argv.at(1));
+    // Named relative to the program's folder (HarnessCommand).
+    const std::filesystem::path folder = command.cwd;
+    std::ifstream in(folder / command.argv.at(1));
     const nlohmann::json request = nlohmann::json::parse(in);
     top_exercise = request.at("exercise");
-    std::ofstream out(command.argv.at(2));
+    std::ofstream out(folder / command.argv.at(2));
     out << R"({"type": "device", "backend": "cpu", "name": "model"})" << "\n";
     for (const auto& c : request.at("cases")) {
       const std::string exercise = c.value("exercise", top_exercise);

@@ -58,13 +58,20 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                          {"target_spread", t.reps.target_spread}};
   }
   if (!student_image.is_null()) request["student_image"] = student_image;
-  AskForCounts(options, request);
+  AddRunSettings(options, request);
   if (!written) return written;
   return WriteUntrustedFile(dir + "request.json", request.dump(1));
 }
 
-void AskForCounts(const HarnessOptions& options, json& request) {
+void AddRunSettings(const HarnessOptions& options, json& request) {
   if (options.gpu_counters) request["gpu_counters"] = kCounterTable;
+  json emulator = json::object();
+  if (!options.emu_order.empty()) emulator["order"] = options.emu_order;
+  // One OS thread: blocks run one after another, so every ThreadSanitizer report is between
+  // threads of a block.
+  if (options.thread_sanitizer) emulator["threads"] = 1;
+  if (options.count_accesses) emulator["count_accesses"] = true;
+  if (!emulator.empty()) request["emulator"] = std::move(emulator);
 }
 
 Command HarnessCommand(const std::string& executable, const std::string& dir,
@@ -83,11 +90,19 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   // slower (bench/results/throughput-h100-80gb-hbm3-2026-11-27-gpu-turns.txt).
   if (kit_program && options.uses_gpu && !options.gpu_counters && options.sanitizer_tool.empty())
     cmd.gpu = GpuUse::kTurns;
-  std::vector<std::string> harness = {executable, dir + "request.json", dir + "response.jsonl"};
+  // A program with the student's code in it gets the same arguments and environment in every run
+  // of one build, whichever check it is: its constructors see argv and envp before any of the
+  // kit's code runs (glibc passes them, no library call needed), and a folder or a variable that
+  // named the check would let it behave well only there (docs/THREAT_MODEL.md). So its request
+  // and response are named relative to its folder (cwd), and what differs between checks is in
+  // the request (AddRunSettings).
+  const std::string named = kit_program ? dir : "";
+  std::vector<std::string> harness = {executable, named + "request.json", named + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
+  // In every GPU run alike, for the same reason; only a counting run is shown the folder.
+  if (options.uses_gpu) cmd.env[gpu_metric::kLockDirVariable] = kCounterLockDir;
   if (options.gpu_counters) {
     cmd.lock_dir = kCounterLockDir;  // one GPU's counters serve one session at a time
-    cmd.env[gpu_metric::kLockDirVariable] = kCounterLockDir;
   } else if (!options.sanitizer_tool.empty()) {
     cmd.argv = {FindCudaTool("compute-sanitizer"),
                 "--tool",
@@ -106,9 +121,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
     if (kit_program) cmd.argv.insert(cmd.argv.end(), {"--report-api-errors", "no"});
   }
   cmd.argv.insert(cmd.argv.end(), harness.begin(), harness.end());
-  if (!options.emu_order.empty()) cmd.env["LABKIT_EMU_ORDER"] = options.emu_order;
   if (!options.emu_kernels_json.empty()) cmd.env["LABKIT_EMU_KERNELS"] = options.emu_kernels_json;
-  cmd.env["LABKIT_EMU_REPORT"] = dir + "emu_report.jsonl";
+  cmd.env["LABKIT_EMU_REPORT"] = "emu_report.jsonl";  // in its folder, as above
   // One hardware work queue for the process's CUDA context instead of eight: the harness launches
   // on the default stream only, and such a context costs a third as much to create and destroy
   // when a batch's sixteen jobs start them at once (0.79 s against 2.2 s each, sixteen at once,
@@ -116,10 +130,7 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   cmd.env["CUDA_DEVICE_MAX_CONNECTIONS"] = "1";
   if (options.device_memory_bytes > 0)
     cmd.env["LABKIT_DEVICE_MEMORY_LIMIT"] = std::to_string(options.device_memory_bytes);
-  if (options.count_accesses) cmd.env["LABKIT_EMU_COUNT_ACCESSES"] = "1";
   if (options.thread_sanitizer) {
-    // One OS thread: blocks run one after another, so every report is between threads of a block.
-    cmd.env["LABKIT_EMU_THREADS"] = "1";
     // TSan runs inside the student's process, and the harness leaves with _Exit, past the atexit
     // handler where TSan would set its exit status. So TSan ends the process itself at its first
     // report, with a status of its own (Die(), a raw exit that no handler of the program's runs

@@ -21,9 +21,11 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                     const std::vector<MatrixCase>& cases, bool with_inputs = true,
                     const nlohmann::json& student_image = nullptr);
 
-// With gpu_counters: asks the harness (matmul or query request alike) to count every launch with
-// the GPU's profiler and write the table beside the request (gpu_counters.h).
-void AskForCounts(const HarnessOptions& options, nlohmann::json& request);
+// What makes this run one check and not another, in the request (matmul or query alike), where
+// only the kit's code reads it: with gpu_counters, every launch counted by the GPU's profiler and
+// the table written beside the request (gpu_counters.h); on the CPU backend, the emulator's thread
+// order, worker threads and access counting (common/harness/driver/emulator_settings.h).
+void AddRunSettings(const HarnessOptions& options, nlohmann::json& request);
 
 // The command that runs `executable` on the request in `dir`.
 // `mode`: "", "--record" or "--replay" (common/harness/harness_main.cpp).

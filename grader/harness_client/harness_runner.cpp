@@ -193,7 +193,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
     }
   }
   if (options.list_launches) request["list_launches"] = true;
-  AskForCounts(options, request);
+  AddRunSettings(options, request);
   if (const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1)); !written) {
     run.harness_error = "cannot write the request: " + written.error();
     return run;

@@ -13,6 +13,12 @@
 namespace labkit {
 namespace {
 
+// Where a command's argument names a file: relative to its folder (the harness's request and
+// response, named relative to it where the student's code runs: HarnessCommand).
+std::string InFolder(const Command& command, const std::string& arg) {
+  return (std::filesystem::path(command.cwd) / arg).string();
+}
+
 // Plays the harness: writes a fixed response where the real one would (argv[2]).
 class ScriptedHarness : public ProcessRunner {
  public:
@@ -20,7 +26,7 @@ class ScriptedHarness : public ProcessRunner {
   Command last;
   ProcessResult Run(const Command& command) override {
     last = command;
-    std::ofstream(command.argv.at(2)) << response_;
+    std::ofstream(InFolder(command, command.argv.at(2))) << response_;
     ProcessResult r;
     r.started = true;
     r.exit_code = 0;
@@ -154,11 +160,16 @@ TEST(HarnessRunner, ReadsTheAccessCountsOfEachLaunch) {
   ScriptedHarness harness(R"({"type": "done"})" "\n");
   HarnessOptions options;
   options.exercise = "tiled_any";
+  auto request = [&] { return nlohmann::json::parse(std::ifstream(dir + "/request.json")); };
   RunHarness(harness, "harness", dir, options, {});
-  EXPECT_EQ(harness.last.env.count("LABKIT_EMU_COUNT_ACCESSES"), 0u);
+  EXPECT_FALSE(request().contains("emulator"));
+  const Command plain = harness.last;
   options.count_accesses = true;
   RunHarness(harness, "harness", dir, options, {});
-  EXPECT_EQ(harness.last.env.at("LABKIT_EMU_COUNT_ACCESSES"), "1");
+  EXPECT_EQ(request().at("emulator"), nlohmann::json({{"count_accesses", true}}));
+  // Asked in the request only: the program's arguments and environment are the plain run's.
+  EXPECT_EQ(harness.last.argv, plain.argv);
+  EXPECT_EQ(harness.last.env, plain.env);
   std::filesystem::remove_all(dir);
 }
 
@@ -292,8 +303,9 @@ class BusyCounters : public ProcessRunner {
     std::ofstream(table) << "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\","
                                  "\"Metric Value\"\n\"0\",\"k\",\"(32, 1, 1)\","
                                  "\"smsp__sass_inst_executed_op_global_ld.sum\",\"2\"\n";
-    std::ofstream(command.argv.back()) << R"({"type": "case", "id": "q0", "status": "ok"})"
-                                       << "\n";
+    std::ofstream(InFolder(command, command.argv.back()))
+        << R"({"type": "case", "id": "q0", "status": "ok"})"
+        << "\n";
     return r;
   }
 
@@ -345,7 +357,7 @@ class RecordThenReplay : public ProcessRunner {
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
     const bool record = command.argv.at(1) == "--record";
-    std::ofstream response(command.argv.back());
+    std::ofstream response(InFolder(command, command.argv.back()));
     for (const char* id : {"q0", "q1"}) {
       const std::string plan = command.cwd + id + ".plan";
       if (record && id[1] - '0' < recorded_) std::ofstream(plan) << "plan of " << id;

@@ -39,8 +39,10 @@ class RecordingHarness : public ProcessRunner {
     }
     const bool record = command.argv.at(1) == "--record";
     (record ? records : replays)++;
-    const json request = json::parse(std::ifstream(command.argv.at(2)));
-    std::ofstream response(command.argv.at(3));
+    // Named relative to the program's folder (HarnessCommand).
+    const std::filesystem::path folder = command.cwd;
+    const json request = json::parse(std::ifstream(folder / command.argv.at(2)));
+    std::ofstream response(folder / command.argv.at(3));
     int recorded = 0;
     for (const json& c : request.at("cases")) {
       if (record && recorded++ == crash_after) {

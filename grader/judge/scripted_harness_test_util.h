@@ -62,14 +62,14 @@ inline BuildOutcome ScriptedBuild(const std::string& executable) {
 // One harness process as the script sees it.
 struct HarnessCall {
   std::string mode;      // "", "--record" or "--replay"
-  std::string order;     // LABKIT_EMU_ORDER: "", "reverse", "random:SEED"
+  std::string order;     // the request's emulator order: "", "reverse", "random:SEED"
   std::string tool;      // compute-sanitizer's --tool, "" when none
   std::string build;     // the executable's file name: which flavour was asked for
   std::string exercise;  // the request's exercise (on_case: the case's own, where it names one)
   // Run with TSAN_OPTIONS (the --tsan check).
   bool thread_sanitizer = false;
-  // A counting run: LABKIT_EMU_COUNT_ACCESSES (the CPU backend's technique.measured), or on a GPU
-  // the lock of the profiler's counters (gpu_counters.h).
+  // A counting run: the request asks the emulator to count accesses (the CPU backend's
+  // technique.measured), or on a GPU the lock of the profiler's counters (gpu_counters.h).
   bool counting = false;
   GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
 };
@@ -153,15 +153,17 @@ class ScriptedHarness : public ProcessRunner {
       if (arg == "--record" || arg == "--replay") call.mode = arg;
       if (arg.size() >= 12 && arg.compare(arg.size() - 12, 12, "request.json") == 0) request = i;
     }
-    if (const auto it = command.env.find("LABKIT_EMU_ORDER"); it != command.env.end())
-      call.order = it->second;
     call.thread_sanitizer = command.env.count("TSAN_OPTIONS") > 0;
-    call.counting = command.env.count("LABKIT_EMU_COUNT_ACCESSES") > 0 || !command.lock_dir.empty();
     call.gpu = command.gpu;
     const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
     call.build = fs::path(executable).filename();
-    std::ifstream in(command.argv[request]);
+    // The request and response are named relative to the program's folder where the student's
+    // code runs (HarnessCommand).
+    std::ifstream in(fs::path(command.cwd) / command.argv[request]);
     const json req = json::parse(in);
+    const json emulator = req.value("emulator", json::object());
+    call.order = emulator.value("order", std::string());
+    call.counting = emulator.value("count_accesses", false) || !command.lock_dir.empty();
     call.exercise = req.at("exercise");
     calls.push_back(call);
 
@@ -171,7 +173,7 @@ class ScriptedHarness : public ProcessRunner {
     result.start_error = process.starts ? "" : "no such file";
     if (!process.starts) return result;
     const std::string dir = command.cwd + "/";
-    std::ofstream out(command.argv.at(request + 1));
+    std::ofstream out(fs::path(command.cwd) / command.argv.at(request + 1));
     if (process.device_line)
       out << json({{"type", "device"},
                    {"name", "scripted"},

@@ -21,6 +21,7 @@
 #include "device_line.h"
 #include "device_memory_budget.h"
 #include "diagnostic_case.h"
+#include "emulator_settings.h"
 #include "gpu_turn.h"
 #include "initial_device_state.h"
 #include "launch_counters.h"
@@ -353,6 +354,7 @@ int run_request(Mode mode, const std::string& request_path, const std::string& r
   try {
     std::ifstream in(request_path);
     const json request = json::parse(in);
+    labkit::ApplyEmulatorSettings(request);
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
     mode.plan_dir = dir;
     mode.image = labkit::StudentImageOf(request);
