@@ -24,7 +24,7 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
 // What makes this run one check and not another, in the request (matmul or query alike), where
 // only the kit's code reads it: with gpu_counters, every launch counted by the GPU's profiler and
 // the table written beside the request (gpu_counters.h); on the CPU backend, the emulator's thread
-// order, worker threads and access counting (common/harness/driver/emulator_settings.h).
+// order, worker threads and access counting (common/harness/run_settings/emulator_settings.h).
 void AddRunSettings(const HarnessOptions& options, nlohmann::json& request);
 
 // The command that runs `executable` on the request in `dir`.
