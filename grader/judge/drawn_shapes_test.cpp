@@ -23,14 +23,7 @@ class DrawnShapesTest : public JudgeTest {
     return env;
   }
   // The exercise counted on `technique.measured` at 64 x 64 x 64 (lab 03's).
-  Exercise& Counted() {
-    MeasuredTechnique rule;
-    rule.shape = {64, 64, 64};
-    Technique t;
-    t.measured = rule;
-    spec_.exercises[0].technique = t;
-    return spec_.exercises[0];
-  }
+  Exercise& Counted() { return MeasureTechniqueAt({64, 64, 64}, std::nullopt); }
 };
 
 // The counted case's shape comes from the seed: never lab.yaml's own (a function could launch

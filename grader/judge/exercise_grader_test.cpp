@@ -109,12 +109,7 @@ TEST_F(JudgeTest, ANofmaBuildThatIsTheDefaultOneJudgesTheDefaultRunExactly) {
 // kernel cannot sum in another order at the counted shape alone); with a nofma build of its own,
 // the counted run is the default build's only, checked within the forward-error bound.
 TEST_F(JudgeTest, TheCountedCaseMeetsTheNofmaRuleWhereTheDefaultBuildIsTheNofmaOne) {
-  MeasuredTechnique rule;
-  rule.shape = {32, 32, 32};
-  rule.reads_shared = true;
-  Technique t;
-  t.measured = rule;
-  spec_.exercises[0].technique = t;
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
   harness_.on_case = [](const HarnessCall& call, const std::string&) {
     CaseAnswer a;
     if (!call.counting) return a;

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,18 @@ class JudgeTest : public ::testing::Test {
     kernels_reach_host_memory_ = env.kernels_reach_host_memory;
     EXPECT_EQ(verdicts.size(), 1u);
     return verdicts.at(0);
+  }
+
+  // The exercise judged by `technique.measured` on counts at `shape`, its rule's `reads_shared` as
+  // given (lab_spec.h; nullopt: not asked).
+  Exercise& MeasureTechniqueAt(const Shape& shape, std::optional<bool> reads_shared) {
+    MeasuredTechnique rule;
+    rule.shape = shape;
+    rule.reads_shared = reads_shared;
+    Technique t;
+    t.measured = rule;
+    spec_.exercises[0].technique = t;
+    return spec_.exercises[0];
   }
 
   std::string dir_;

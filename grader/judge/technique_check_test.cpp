@@ -19,12 +19,7 @@ using namespace testing_harness;
 // where it counts for others, this run's failure (counters busy under a batch's load, a kernel
 // that upset the profiler) is not graded, never a pass on what the kernels declare.
 TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
-  MeasuredTechnique rule;
-  rule.shape = {32, 32, 32};
-  rule.reads_shared = true;
-  Technique t;
-  t.measured = rule;
-  spec_.exercises[0].technique = t;
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
   for (const bool machine : {true, false}) {
     harness_.on_process = [machine](const HarnessCall&) {
       ProcessAnswer p;
@@ -51,12 +46,7 @@ TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
 // Wrong values in a counting run with no counts are the kernel's failure, whatever the profiler
 // did: a racy kernel that goes wrong there fails its technique, as it would with counts.
 TEST_F(JudgeTest, WrongValuesInAnUncountedGpuRunFailTheTechnique) {
-  MeasuredTechnique rule;
-  rule.shape = {32, 32, 32};
-  rule.reads_shared = true;
-  Technique t;
-  t.measured = rule;
-  spec_.exercises[0].technique = t;
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
   harness_.on_case = [](const HarnessCall& call, const std::string&) {
     CaseAnswer a;
     if (call.counting) a.values = CaseAnswer::Values::kWrong;
