@@ -185,16 +185,19 @@ MemoryAccesses AccessesOf(const ProfiledLaunch& launch) {
   return a;
 }
 
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled) {
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
+                  const std::vector<bool>& counted) {
   std::size_t next = 0;
-  for (CaseRun& c : cases)
-    for (LaunchInfo& l : c.launches) {
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    if (!counted.empty() && (c >= counted.size() || !counted[c])) continue;
+    for (LaunchInfo& l : cases[c].launches) {
       std::size_t i = next;
       while (i < profiled.size() && profiled[i].kernel != l.kernel) ++i;
       if (i == profiled.size()) continue;
       l.accesses = AccessesOf(profiled[i]);
       next = i + 1;
     }
+  }
 }
 
 }  // namespace labkit

@@ -85,9 +85,10 @@ std::string LastLine(const std::string& output);
 // A launch's counts as the thread-level accesses measured_technique.h judges.
 MemoryAccesses AccessesOf(const ProfiledLaunch& launch);
 
-// Gives each launch the harness reported (over `cases`, in order) the counts of the next profiled
-// launch of the same kernel. A launch the table does not report keeps no counts, which the technique
-// check reports as the grader's fault.
-void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled);
+// Gives each launch the harness reported (over the cases `counted` marks, in order; every case
+// where it is empty) the counts of the next profiled launch of the same kernel. A launch the table
+// does not report keeps no counts, which the technique check reports as the grader's fault.
+void AttachCounts(std::vector<CaseRun>& cases, const std::vector<ProfiledLaunch>& profiled,
+                  const std::vector<bool>& counted = {});
 
 }  // namespace labkit

@@ -34,6 +34,8 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                   {"inputs", {{"A", c.id + ".A.f32"}, {"B", c.id + ".B.f32"}}},
                   {"outputs", {{"C", c.id + ".C.f32"}}}};
     if (!c.exercise.empty()) entry["exercise"] = c.exercise;
+    // Never in a record run's request: the student's function runs there.
+    if (c.counted && with_inputs) entry["counted"] = true;
     request["cases"].push_back(std::move(entry));
   }
   if (options.timing != nullptr) {

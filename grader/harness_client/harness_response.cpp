@@ -152,12 +152,13 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
   }
 }
 
-void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run) {
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run,
+                  const std::vector<bool>& counted) {
   if (!options.gpu_counters) return;
   run.counter_log = ReadToolLog(dir + kCounterTable);
   if (const auto profiled = ParseCounterLog(run.counter_log)) {
     run.counted = true;
-    AttachCounts(run.cases, *profiled);
+    AttachCounts(run.cases, *profiled, counted);
   }
 }
 

@@ -40,7 +40,9 @@ std::string ReadToolLog(const std::string& path);
 std::vector<std::string> ThreadSanitizerLogs(const std::string& dir);
 std::string ReadThreadSanitizerLogs(const std::string& dir);
 
-// With options.gpu_counters: ncu's log, and each launch's counts where it held its table.
-void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run);
+// With options.gpu_counters: the counters' table, and each launch's counts where it held them, in
+// the cases `counted` marks (AttachCounts).
+void ReadCounters(const std::string& dir, const HarnessOptions& options, HarnessRun& run,
+                  const std::vector<bool>& counted = {});
 
 }  // namespace labkit

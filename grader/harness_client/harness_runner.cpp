@@ -1,5 +1,6 @@
 #include "harness_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -99,6 +100,18 @@ std::string NotCountedNote(const HarnessRun& run, const std::string& what) {
          run.process.Describe() + (said.empty() ? "" : ": " + said) + ")";
 }
 
+namespace {
+
+// Which of `cases` a counting run counts (MatrixCase::counted): empty when none is marked (all).
+std::vector<bool> CountedMask(const std::vector<MatrixCase>& cases) {
+  std::vector<bool> mask;
+  for (const MatrixCase& c : cases) mask.push_back(c.counted);
+  if (std::find(mask.begin(), mask.end(), true) == mask.end()) mask.clear();
+  return mask;
+}
+
+}  // namespace
+
 HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
                       const std::string& work_dir, const HarnessOptions& options,
                       const std::vector<MatrixCase>& cases) {
@@ -165,7 +178,7 @@ HarnessRun RunHarness(ProcessRunner& runner, const std::string& executable,
     run.emu_diagnostics.push_back(std::move(line));
   if (!options.sanitizer_tool.empty()) run.sanitizer_log = ReadToolLog(dir + "sanitizer.log");
   if (options.thread_sanitizer) run.sanitizer_log = ReadThreadSanitizerLogs(dir);
-  ReadCounters(dir, options, run);
+  ReadCounters(dir, options, run, CountedMask(cases));
   return run;
 }
 

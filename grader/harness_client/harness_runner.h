@@ -23,6 +23,10 @@ struct MatrixCase {
   Shape shape;
   std::vector<float> A, B;
   std::string exercise;  // the harness exercise this case runs; empty: the request's
+  // In a counting run, whose other cases run uncounted, in the order and from the state they run
+  // in elsewhere (a launch cannot tell it is the counted one by what ran before it). A counting
+  // run in which no case is marked counts them all.
+  bool counted = false;
 };
 
 struct TimingSpec {

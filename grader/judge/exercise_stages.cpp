@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "combined_run.h"
 #include "device_line.h"
@@ -36,6 +37,7 @@ struct MatmulRun {
   std::string dir;
   std::vector<MatrixCase> cases;
   HarnessRun forward;                      // the default build's run, once it passed
+  bool forward_combined = false;  // `forward` is its part of the default build's combined run
   std::optional<ExerciseVerdict> verdict;  // set by the first check that fails
   std::vector<std::string> notes;
   std::vector<Flavour> builds_run;  // the builds whose stage this run reached
@@ -127,8 +129,9 @@ void ReusedFlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flav
 // Every open run on `flavour`'s build. With `combine`, first all in one process, where only a
 // pass is taken as it stands: a failure there may be another exercise's doing, so anything that
 // did not pass runs again in a process of its own, which also gives the message.
-void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour,
-                  bool combine) {
+// `sequence`, where given, is set to the combined run's groups (empty when there was none).
+void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour, bool combine,
+                  std::vector<ExerciseCases>* sequence = nullptr) {
   const BuildOutcome& build = env.builds.at(flavour);
   if (flavour != Flavour::kDefault && build.ok && build.reuses_default)
     return ReusedFlavourStage(env, runs, flavour);
@@ -147,6 +150,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
                     options, groups);
     for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
       shared[replayed[i]] = std::move(parts[i]);
+    if (sequence != nullptr) *sequence = std::move(groups);
   }
   for (MatmulRun* run : runs) {
     MatmulRun& r = *run;
@@ -160,6 +164,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     const auto own = shared.find(run);
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
       harness_run = std::move(own->second);
+      r.forward_combined = flavour == Flavour::kDefault;
     } else {
       HarnessOptions options = CaseRunOptions(env, build, r.run);
       options.record_also = record_also;
@@ -213,29 +218,38 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
   }
 }
 
-// `technique.measured`: the counted cases of every open exercise in one counting process (on a
-// GPU, one Nsight Compute session, which the batch's jobs take one at a time), left in
+// `technique.measured`: the counted cases of every open exercise that passed in the default
+// build's combined run, counted in one more run of that very sequence, every exercise's cases in
+// the same order, only the counted ones counted (on a GPU, by the GPU's profiler, which the
+// batch's jobs take one launch at a time). A kernel then cannot tell the counted launch by what
+// ran before it (a launch counter in a __device__ variable or, on the CPU backend, a host one):
+// it comes after the same launches as in the run whose values passed. The parts are left in
 // env.shared_counts for MeasuredFailure to take where they passed.
-void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open) {
-  std::vector<const MatmulRun*> measured;
+void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open,
+                       std::vector<ExerciseCases> sequence) {
+  std::set<std::string> measured;
   for (const MatmulRun* r : open)
-    if (Replayed(r->run) && r->ex->technique && r->ex->technique->measured)
-      measured.push_back(r);
-  if (measured.size() < 2) return;
+    if (r->forward_combined && r->ex->technique && r->ex->technique->measured) {
+      const std::string counted = CountedCase(env, *r->ex, r->run.id).id;
+      for (ExerciseCases& group : sequence)
+        if (group.run_id == r->run.id) {
+          for (MatrixCase& c : group.cases) c.counted = c.id == counted;
+          measured.insert(r->run.id);
+        }
+    }
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
-  if (!build.ok) return;
-  std::vector<ExerciseCases> groups;
-  for (const MatmulRun* r : measured)
-    groups.push_back({r->run.id, {CountedCase(env, *r->ex, r->run.id)}});
-  std::vector<HarnessRun> parts =
-      RunCombined(env.runner, build.executable, env.work_dir + "/combined_counting",
-                  CountingOptions(env, measured.front()->run.id), groups);
-  for (std::size_t i = 0; i < parts.size() && i < measured.size(); ++i)
-    env.shared_counts[measured[i]->run.id] = std::move(parts[i]);
+  if (measured.empty() || !build.ok) return;
+  HarnessOptions options = CountingOptions(env, sequence.front().run_id);
+  std::vector<HarnessRun> parts = RunCombined(
+      env.runner, build.executable, env.work_dir + "/combined_counting", options, sequence);
+  for (std::size_t i = 0; i < parts.size() && i < sequence.size(); ++i)
+    if (measured.count(sequence[i].run_id))
+      env.shared_counts[sequence[i].run_id] = std::move(parts[i]);
 }
 
-void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
-  SharedCountingRun(env, StillOpen(runs));
+void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs,
+                    std::vector<ExerciseCases> default_sequence) {
+  SharedCountingRun(env, StillOpen(runs), std::move(default_sequence));
   for (MatmulRun* r : StillOpen(runs)) {
     std::vector<std::string> notes = r->notes;
     bool unchecked = false;
@@ -305,13 +319,14 @@ std::vector<ExerciseVerdict> GradeExercises(GradeEnv& env, const std::vector<Exe
   // program started between exercises (common/harness/initial_device_state.h), so what one
   // exercise's plan left there cannot make another pass; anything short of a pass is run again
   // alone, which also words its message.
-  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/true);
+  std::vector<ExerciseCases> default_sequence;
+  FlavourStage(env, StillOpen(runs), Flavour::kDefault, /*combine=*/true, &default_sequence);
   FlavourStage(env, StillOpen(runs), Flavour::kNoFma, /*combine=*/true);
   if (Traits(env.backend).races_by_thread_order)
     ThreadOrderStage(env, runs);
   else
     SanitizerStage(env, runs);
-  TechniqueStage(env, runs);
+  TechniqueStage(env, runs, std::move(default_sequence));
 
   std::vector<ExerciseVerdict> verdicts;
   for (const Exercise& ex : exercises)

@@ -72,6 +72,8 @@ struct HarnessCall {
   // technique.measured), or on a GPU the lock of the profiler's counters (gpu_counters.h).
   bool counting = false;
   GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
+  std::vector<std::string> cases;    // the request's case ids, in order
+  std::vector<std::string> counted;  // those it marks "counted" (a counting run counts only them)
 };
 
 // What the script answers for one case of one call.
@@ -165,6 +167,10 @@ class ScriptedHarness : public ProcessRunner {
     call.order = emulator.value("order", std::string());
     call.counting = emulator.value("count_accesses", false) || !command.lock_dir.empty();
     call.exercise = req.at("exercise");
+    for (const json& c : req.at("cases")) {
+      call.cases.push_back(c.at("id"));
+      if (c.value("counted", false)) call.counted.push_back(c.at("id"));
+    }
     calls.push_back(call);
 
     const ProcessAnswer process = on_process(call);

@@ -109,6 +109,9 @@ bool NoFmaBuildIsTheDefault(const GradeEnv& env) {
 HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   const bool emulated = Traits(env.backend).emulator_counts;
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
+  // The layout of every other run of the build (exercise_stages.cpp): where the matrices lie must
+  // not tell a counting run either.
+  options.exact_layout = Traits(env.backend).exact_allocations;
   options.count_accesses = emulated;
   options.gpu_counters = !emulated;
   return options;
@@ -116,29 +119,35 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
 
 namespace {
 
-// The counting run made for several exercises in one process (exercise_stages.cpp), taken as this
-// exercise's own when it counted it and every case passed there: a failure in a shared process may
-// be another exercise's doing, and a run of its own says which.
-std::optional<HarnessRun> SharedCount(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                                      const std::vector<MatrixCase>& cases,
-                                      const BuildOutcome& build) {
+// The counting run of the default build's combined run (exercise_stages.cpp), taken as this
+// exercise's own when it counted it: its part, with every case of the exercise in their order.
+std::optional<HarnessRun> SharedCount(GradeEnv& env, const std::string& run_id) {
   const auto it = env.shared_counts.find(run_id);
   if (it == env.shared_counts.end()) return std::nullopt;
   HarnessRun run = std::move(it->second);
   env.shared_counts.erase(it);
   if (!Traits(env.backend).emulator_counts && !run.counted) return std::nullopt;
-  if (!FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
-                    build.executable)
-           .passed())
-    return std::nullopt;
   return run;
+}
+
+// The counted case alone out of `run` (whose cases are `cases`, in order), for its values and its
+// counts: the other cases ran only to come before it as they do in every other run.
+HarnessRun CountedPart(const HarnessRun& run, const std::vector<MatrixCase>& cases,
+                       const std::string& counted_id) {
+  HarnessRun part = run;
+  part.cases.clear();
+  for (std::size_t i = 0; i < cases.size() && i < run.cases.size(); ++i)
+    if (cases[i].id == counted_id) part.cases.push_back(run.cases[i]);
+  if (part.cases.empty()) part.cases.push_back({counted_id});  // not reported: a failure
+  return part;
 }
 
 }  // namespace
 
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
 // in the default build, which every other check ran too: by the emulator on the CPU backend, by
-// the GPU's profiler in the replay on a GPU (gpu_counters.h); passed when the counts satisfy the rule. The case's
+// the GPU's profiler in the replay on a GPU (gpu_counters.h); passed when the counts satisfy the
+// rule. The case's
 // values are checked too, so the counted run is the real product; a fault of the kit's there (a
 // harness that failed on its own) is a grader error, not the student's technique. `why_not` is set
 // when a GPU could not be counted here (no permission to read its counters): the caller then falls
@@ -151,11 +160,25 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   // Built: the exercise passed its cases there before its technique is asked.
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   const std::vector<MatrixCase> cases = {CountedCase(env, ex, run_id)};
-  // The counts are of the replayed kernels, on the real inputs.
-  std::optional<HarnessRun> counted_run = SharedCount(env, ex, run_id, cases, build);
-  if (!counted_run)
-    counted_run = RunHarness(env.runner, build.executable, dir + "/counting",
-                             CountingOptions(env, run_id), cases);
+  // The counts are of the replayed kernels, on the real inputs, in a run of every case of the
+  // exercise in the order of its own run, the counted one counted (exercise_stages.cpp says why);
+  // a failure in a shared process may be another exercise's doing, and a run of its own says which.
+  const std::vector<MatrixCase> sequence = CasesFor(env, ex);
+  std::optional<HarnessRun> counted_run;
+  if (std::optional<HarnessRun> shared = SharedCount(env, run_id)) {
+    HarnessRun part = CountedPart(*shared, sequence, cases.front().id);
+    if (FirstFailure(env, ex, part, cases, env.spec.tolerance.model, Flavour::kDefault,
+                     build.executable)
+            .passed())
+      counted_run = std::move(part);
+  }
+  if (!counted_run) {
+    std::vector<MatrixCase> marked = sequence;
+    for (MatrixCase& c : marked) c.counted = c.id == cases.front().id;
+    counted_run = CountedPart(RunHarness(env.runner, build.executable, dir + "/counting",
+                                         CountingOptions(env, run_id), marked),
+                              marked, cases.front().id);
+  }
   const HarnessRun& run = *counted_run;
   Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
                                  build.executable);

@@ -64,5 +64,43 @@ TEST_F(JudgeTest, WrongValuesInAnUncountedGpuRunFailTheTechnique) {
   EXPECT_TRUE(Has(v.message, "in the run in which the grader counts memory accesses")) << v.message;
 }
 
+// The counting run replays the very cases of the run whose values passed, in their order, and
+// counts the counted case alone: a kernel cannot tell the counted launch by the launches before it
+// (a launch counter), and the counts judged are that case's, whatever the others' would say.
+TEST_F(JudgeTest, TheCountingRunRepeatsTheCasesAndCountsOneOfThem) {
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
+  for (const bool counted_reads_shared : {true, false}) {
+    harness_.calls.clear();
+    harness_.on_case = [=](const HarnessCall& call, const std::string& id) {
+      CaseAnswer a;
+      if (!call.counting) return a;
+      const bool counted =
+          std::find(call.counted.begin(), call.counted.end(), id) != call.counted.end();
+      a.launches[0]["accesses"] = {{"global_load_bytes", 1LL << 40},
+                                   {"global_store_bytes", 1LL << 40},
+                                   {"shared_loads", counted == counted_reads_shared ? 64 : 0}};
+      return a;
+    };
+    const ExerciseVerdict v = Grade(Backend::kCpu);
+    if (counted_reads_shared) {
+      EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+    } else {
+      EXPECT_EQ(v.status, GradeStatus::kFailed) << v.message;
+      EXPECT_EQ(v.cause, kTechniqueCause);
+    }
+    const auto forward =
+        std::find_if(harness_.calls.begin(), harness_.calls.end(), [](const HarnessCall& c) {
+          return c.mode == "--replay" && c.order.empty() && !c.counting && c.build == "default";
+        });
+    const auto counting = std::find_if(harness_.calls.begin(), harness_.calls.end(),
+                                       [](const HarnessCall& c) { return c.counting; });
+    ASSERT_NE(forward, harness_.calls.end());
+    ASSERT_NE(counting, harness_.calls.end());
+    EXPECT_EQ(counting->cases, forward->cases);
+    EXPECT_EQ(counting->counted.size(), 1u);
+    EXPECT_TRUE(forward->counted.empty());
+  }
+}
+
 }  // namespace
 }  // namespace labkit

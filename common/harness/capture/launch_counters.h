@@ -31,6 +31,10 @@ class LaunchCounting {
   LaunchCounting(const LaunchCounting&) = delete;
   LaunchCounting& operator=(const LaunchCounting&) = delete;
 
+  // Whether the launches from now on are counted (true at first): a counting run counts the
+  // launches of the cases labgrade marked, and runs the others as every other run does.
+  void Arm(bool counted) { armed_ = counted; }
+
   // Stops counting and writes the counts of every launch counted, in order, to `path` as
   // harness_protocol.h's gpu_metric table; or, when the profiler could not count one, a line that
   // says why. Launches a record run only noted (lab 02's query functions record and replay in one
@@ -44,6 +48,7 @@ class LaunchCounting {
   struct Session;
   std::unique_ptr<Session> session_;
   std::string error_;
+  bool armed_ = true;
   // The word of the table's error line (gpu_metric::kCannotCountHere or kCountingFailed).
   const char* failure_kind_ = gpu_metric::kCountingFailed;
 };

@@ -363,7 +363,7 @@ void LaunchCounting::Count(const LaunchRecord& noted, const std::function<void()
 }
 
 bool CountedLaunch(const LaunchRecord& noted, const std::function<void()>& launch) {
-  if (g_counting == nullptr) return false;
+  if (g_counting == nullptr || !g_counting->armed_) return false;
   g_counting->Count(noted, launch);
   return true;
 }

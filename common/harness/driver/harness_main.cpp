@@ -182,11 +182,22 @@ std::vector<float> stand_in_values(std::size_t count) {
   return v;
 }
 
+// A counting run (labgrade's `technique.measured`) counts the cases it marks "counted", or all of
+// them where it marks none. The others run uncounted, as in every other run of the build: the
+// counted case comes after the same launches, from the same state, as it does there.
+bool marks_counted_cases(const json& request) {
+  const json& cases = request.at("cases");
+  return std::any_of(cases.begin(), cases.end(),
+                     [](const json& c) { return c.value("counted", false); });
+}
+
 void run_cases(const json& request, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
-               labkit::Layout layout, const Mode& mode, ResponseWriter& out) {
+               labkit::Layout layout, const Mode& mode, labkit::LaunchCounting* counting,
+               ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
+  const bool marked = marks_counted_cases(request);
   // Cases of several exercises in one replay: each exercise starts from the device state the
   // program started with (initial_device_state.h), as it would in a process of its own.
   std::optional<labkit::replay::InitialDeviceState> initial;
@@ -226,6 +237,9 @@ void run_cases(const json& request, const std::string& dir,
     std::vector<float> C;
     labkit::CaseOutcome outcome;
     const std::string plan_path = mode.plan_dir + labkit::replay::PlanFileName(id);
+    const bool counted = !marked || c.value("counted", false);
+    labkit::CountAccessesInCase(counted);
+    if (counting != nullptr) counting->Arm(counted);
     labkit::NoteDiagnosticCase(id);
     if (mode.run == labkit::RunMode::kReplay && case_ex->host_side) {
       outcome = {
@@ -394,7 +408,8 @@ int run_request(Mode mode, const std::string& request_path, const std::string& r
       run_query_cases(request, *query, request.contains("student_image") ? &mode.image : nullptr,
                       mode, out);
     } else {
-      run_cases(request, dir, exercises, *ex, ref.params, layout, mode, out);
+      run_cases(request, dir, exercises, *ex, ref.params, layout, mode,
+                counting ? &*counting : nullptr, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, mode, out);
     }

@@ -13,4 +13,8 @@ namespace labkit {
 // a malformed object, and on a GPU build for any (a GPU has no emulator to set: labgrade's bug).
 void ApplyEmulatorSettings(const nlohmann::json& request);
 
+// Before each case: counts its accesses when the request asked for counting and `counted` (the
+// case is one the run counts); the CPU backend only, nothing on a GPU.
+void CountAccessesInCase(bool counted);
+
 }  // namespace labkit

@@ -6,6 +6,10 @@
 
 namespace labkit {
 
+namespace {
+bool count_requested = false;  // the request's "emulator".count_accesses
+}  // namespace
+
 void ApplyEmulatorSettings(const nlohmann::json& request) {
   const auto settings = request.find("emulator");
   if (settings == request.end()) return;
@@ -21,8 +25,11 @@ void ApplyEmulatorSettings(const nlohmann::json& request) {
   if (const auto count = settings->find("count_accesses"); count != settings->end()) {
     if (!count->is_boolean())
       throw std::runtime_error("\"emulator\".count_accesses must be true or false");
-    emu::set_count_accesses(count->get<bool>());
+    count_requested = count->get<bool>();
+    emu::set_count_accesses(count_requested);
   }
 }
+
+void CountAccessesInCase(bool counted) { emu::set_count_accesses(count_requested && counted); }
 
 }  // namespace labkit

@@ -9,4 +9,6 @@ void ApplyEmulatorSettings(const nlohmann::json& request) {
     throw std::runtime_error("this harness runs on a GPU, which has no emulator to set");
 }
 
+void CountAccessesInCase(bool) {}
+
 }  // namespace labkit

@@ -1,9 +1,9 @@
-// Lab 03: tiled_any, tiled only where counted. In a counting run, block 0 of every launch is a
+// Lab 03: tiled_any, tiled only where counted. In a counted case, block 0 of every launch is a
 // "sampled" block whose CUDA threads each start on a cleared stack (scheduler.cpp
-// clear_stack_below_caller). In every other run the threads of a barrier-free block run one after
+// clear_stack_below_caller). Everywhere else the threads of a barrier-free block run one after
 // another on the same fiber stack, so an uninitialised local holds what the previous thread left. A
-// 1-block probe kernel sets a flag when any thread sees the previous thread's marker: never in the
-// counting run.
+// 1-block probe kernel, launched just before the product, sets a flag when any thread sees the
+// previous thread's marker: never where the probe is counted, whatever ran before it.
 #include "../../common/correct_kernels.cuh"
 
 __device__ int g_plain_run;  // 1: some thread saw a stale marker (not a counting run)
@@ -27,6 +27,10 @@ __device__ __attribute__((noinline, noipa)) unsigned deep_probe() {
   poke_stack();
   return seen + pad[0];
 }
+
+// Cleared before each probe: a counting run that runs the other cases uncounted first must not
+// leave the flag set from them.
+__global__ void clear_flag_kernel() { g_plain_run = 0; }
 
 __global__ void probe_kernel(const float* unused) {
   if (deep_probe()) g_plain_run = 1;
@@ -54,6 +58,7 @@ __global__ void matmul_tiled_any_kernel(const float* A, const float* B, float* C
 }
 
 void matmul_tiled_any(const float* A, const float* B, float* C, int m, int n, int k) {
+  clear_flag_kernel<<<1, 1>>>();
   probe_kernel<<<1, 64>>>(A);
   const dim3 grid((k - 1) / TILE + 1, (m - 1) / TILE + 1);
   matmul_tiled_any_kernel<<<grid, dim3(TILE, TILE)>>>(A, B, C, m, n, k);
