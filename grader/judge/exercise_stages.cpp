@@ -164,7 +164,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     const auto own = shared.find(run);
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
       harness_run = std::move(own->second);
-      r.forward_combined = flavour == Flavour::kDefault;
+      if (flavour == Flavour::kDefault) r.forward_combined = true;
     } else {
       HarnessOptions options = CaseRunOptions(env, build, r.run);
       options.record_also = record_also;

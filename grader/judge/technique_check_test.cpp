@@ -102,5 +102,43 @@ TEST_F(JudgeTest, TheCountingRunRepeatsTheCasesAndCountsOneOfThem) {
   }
 }
 
+// Two measured exercises that passed in the default build's combined run are counted in one more
+// run of that sequence, on either backend (on a GPU, after the -fmad=false build's own combined
+// run): one process, each exercise's counted case marked.
+TEST_F(JudgeTest, ExercisesThatPassedTogetherAreCountedInOneRunOfTheirSequence) {
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
+  Exercise second = spec_.exercises[0];
+  second.id = "tiled_again";
+  spec_.exercises.push_back(second);
+  // On a GPU, the two counted launches' table (the profiler's, in Nsight Compute's CSV layout).
+  std::string table = "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n";
+  for (const char* id : {"0", "1"})
+    for (const char* metric : {"global_ld", "global_st", "shared_ld", "shared_st"})
+      table += std::string("\"") + id + "\",\"_Z5tiledPKfS0_Pfiii\",\"(16, 16, 1)\"," +
+               "\"smsp__sass_inst_executed_op_" + metric + ".sum\",\"4,096\"\n";
+  harness_.on_process = [&](const HarnessCall& call) {
+    ProcessAnswer p;
+    if (call.counting) p.counter_table = table;
+    return p;
+  };
+  for (const Backend backend : {Backend::kCpu, Backend::kGpu}) {
+    harness_.calls.clear();
+    GradeEnv env{harness_, manifest_, spec_, backend, 7, dir_ + "/work_" + ToString(backend)};
+    env.builds = builds_;
+    GradeExercises(env, spec_.exercises);
+    const auto forward =
+        std::find_if(harness_.calls.begin(), harness_.calls.end(), [](const HarnessCall& c) {
+          return c.mode == "--replay" && c.order.empty() && !c.counting && c.build == "default";
+        });
+    ASSERT_NE(forward, harness_.calls.end());
+    std::vector<HarnessCall> counting;
+    std::copy_if(harness_.calls.begin(), harness_.calls.end(), std::back_inserter(counting),
+                 [](const HarnessCall& c) { return c.counting; });
+    ASSERT_EQ(counting.size(), 1u) << ToString(backend);
+    EXPECT_EQ(counting[0].cases, forward->cases);
+    EXPECT_EQ(counting[0].counted.size(), 2u);
+  }
+}
+
 }  // namespace
 }  // namespace labkit
