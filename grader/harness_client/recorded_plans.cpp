@@ -165,6 +165,7 @@ RecordedPlans Record(ProcessRunner& runner, const std::string& executable, const
   record.emu_order.clear();
   record.thread_sanitizer = false;
   record.gpu_counters = false;
+  record.count_accesses = false;  // the function itself runs there: no run's check is said to it
   std::vector<MatrixCase> asked = cases;
   for (const MatrixCase& c : cases) recording.plan_ids.emplace(PlanKey(options, c), c.id);
   for (const MatrixCase& extra : options.record_also) {

@@ -114,6 +114,23 @@ std::optional<ExerciseVerdict> JudgeFlavour(GradeEnv& env, const MatmulRun& r, F
   return verdict;
 }
 
+// Marks, in `groups` (a combined run's), the counted case of each of `runs` that is judged by
+// `technique.measured`, and returns the ids of the runs it marked.
+std::set<std::string> MarkCountedCases(const GradeEnv& env, const std::vector<MatmulRun*>& runs,
+                                       std::vector<ExerciseCases>& groups) {
+  std::set<std::string> marked;
+  for (const MatmulRun* r : runs) {
+    if (!r->ex->technique || !r->ex->technique->measured) continue;
+    const std::string counted = CountedCase(env, *r->ex, r->run.id).id;
+    for (ExerciseCases& group : groups)
+      if (group.run_id == r->run.id) {
+        for (MatrixCase& c : group.cases) c.counted = c.id == counted;
+        marked.insert(r->run.id);
+      }
+  }
+  return marked;
+}
+
 // `flavour`'s build is the default build itself (BuildOutcome::reuses_default: the same program,
 // build_plan.h): each open run's default-build run, already made, judged by `flavour`'s rule.
 void ReusedFlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour flavour) {
@@ -145,11 +162,22 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
     HarnessOptions options = CaseRunOptions(env, build, replayed.front()->run);
     options.record_also = record_also;
+    // CPU backend: the counted cases are counted right here, in the run whose values are judged
+    // (SharedCountingRun says why they are counted where the other cases run); a GPU counts in a
+    // run of its own, with its profiler.
+    std::set<std::string> counted_here;
+    if (flavour == Flavour::kDefault && Traits(env.backend).emulator_counts) {
+      counted_here = MarkCountedCases(env, replayed, groups);
+      options.count_accesses = !counted_here.empty();
+    }
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
-    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
+    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i) {
+      if (counted_here.count(replayed[i]->run.id))
+        env.shared_counts[replayed[i]->run.id] = parts[i];
       shared[replayed[i]] = std::move(parts[i]);
+    }
     if (sequence != nullptr) *sequence = std::move(groups);
   }
   for (MatmulRun* run : runs) {
@@ -227,16 +255,10 @@ void ThreadOrderStage(GradeEnv& env, std::vector<MatmulRun>& runs) {
 // env.shared_counts for MeasuredFailure to take where they passed.
 void SharedCountingRun(GradeEnv& env, const std::vector<MatmulRun*>& open,
                        std::vector<ExerciseCases> sequence) {
-  std::set<std::string> measured;
-  for (const MatmulRun* r : open)
-    if (r->forward_combined && r->ex->technique && r->ex->technique->measured) {
-      const std::string counted = CountedCase(env, *r->ex, r->run.id).id;
-      for (ExerciseCases& group : sequence)
-        if (group.run_id == r->run.id) {
-          for (MatrixCase& c : group.cases) c.counted = c.id == counted;
-          measured.insert(r->run.id);
-        }
-    }
+  std::vector<MatmulRun*> to_count;
+  for (MatmulRun* r : open)  // counted already where the combined run counted (FlavourStage)
+    if (r->forward_combined && !env.shared_counts.count(r->run.id)) to_count.push_back(r);
+  const std::set<std::string> measured = MarkCountedCases(env, to_count, sequence);
   const BuildOutcome& build = env.builds.at(Flavour::kDefault);
   if (measured.empty() || !build.ok) return;
   HarnessOptions options = CountingOptions(env, sequence.front().run_id);
