@@ -115,7 +115,12 @@ Result<uint64_t> BatchSeed(const BatchOptions& options, Journal& journal) {
   return recorded->seed;
 }
 
-JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
+// One submission's journal entry; `kit_fault` is set when it was not graded for a fault of the
+// grader's own (a check that could not be done, a file that could not be written), which a
+// later try may not meet: not for one of the submission's (its time limit, a folder without
+// sources).
+JournalEntry GradeOne(BatchContext& ctx, const Submission& s, bool& kit_fault) {
+  kit_fault = false;
   JournalEntry entry{s.slug, s.name, "not_graded", "", 0, 0};
   if (!s.problem.empty()) {
     entry.reason = s.problem;
@@ -170,6 +175,7 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
       if (w) w = WriteFileAtomically((results / "feedback.html").string(), FeedbackHtml(result));
       if (!w) {
         entry.reason = w.error();
+        kit_fault = true;
       } else {
         entry.status = "graded";
         entry.reason = unpack_problem;
@@ -178,11 +184,13 @@ JournalEntry GradeOne(BatchContext& ctx, const Submission& s) {
       }
     } else {
       entry.reason = fault;
+      kit_fault = true;
     }
     fs::remove_all(work);
   } catch (const std::exception& e) {
     // Out of disk, a folder that vanished: the kit's trouble, recorded, retried on resume.
     entry.reason = std::string("the grader failed: ") + e.what();
+    kit_fault = true;
   }
   return entry;
 }
@@ -266,27 +274,48 @@ Result<BatchCounts> GradeBatch(ProcessRunner& runner, const Manifest& manifest, 
                  counts.skipped, counts.total, todo.size());
 
   Progress progress(static_cast<int>(todo.size()), options.progress_bar);
-  std::atomic<std::size_t> next{0};
   std::mutex counts_mutex;
   std::string journal_error;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < todo.size(); i = next++) {
-      const JournalEntry entry = GradeOne(ctx, *todo[i]);
-      const Status recorded = ctx.journal.Append(entry);
-      std::lock_guard<std::mutex> lock(counts_mutex);
-      if (!recorded) journal_error = recorded.error();
-      (entry.status == "graded" ? counts.graded : counts.not_graded)++;
-      std::ostringstream what;
-      if (entry.status == "graded")
-        what << FormatPoints(entry.total) << " / " << FormatPoints(entry.max_total);
-      else
-        what << "NOT GRADED (" << entry.reason.substr(0, 80) << ")";
-      progress.Done(entry.name, what.str());
-    }
+  // Grades `pass` with up to `jobs` workers; returns those not graded for a fault of the kit's.
+  auto grade_pass = [&](const std::vector<const Submission*>& pass, int jobs, bool retrying) {
+    std::atomic<std::size_t> next{0};
+    std::vector<const Submission*> faulted;
+    auto worker = [&] {
+      for (std::size_t i = next++; i < pass.size(); i = next++) {
+        bool kit_fault = false;
+        const JournalEntry entry = GradeOne(ctx, *pass[i], kit_fault);
+        const Status recorded = ctx.journal.Append(entry);
+        std::lock_guard<std::mutex> lock(counts_mutex);
+        if (!recorded) journal_error = recorded.error();
+        if (retrying) --counts.not_graded;  // counted once, as it ends now
+        (entry.status == "graded" ? counts.graded : counts.not_graded)++;
+        if (kit_fault) faulted.push_back(pass[i]);
+        std::ostringstream what;
+        if (entry.status == "graded")
+          what << FormatPoints(entry.total) << " / " << FormatPoints(entry.max_total);
+        else
+          what << "NOT GRADED (" << entry.reason.substr(0, 80) << ")";
+        if (!retrying) progress.Done(entry.name, what.str());
+        if (retrying)
+          std::fprintf(stderr, "labgrade: again: %s: %s\n", entry.name.c_str(), what.str().c_str());
+      }
+    };
+    std::vector<std::thread> workers;
+    const int count = std::max(1, std::min(jobs, static_cast<int>(pass.size())));
+    for (int j = 0; j < count; ++j) workers.emplace_back(worker);
+    for (auto& w : workers) w.join();
+    return faulted;
   };
-  std::vector<std::thread> workers;
-  for (int j = 0; j < std::max(1, options.jobs); ++j) workers.emplace_back(worker);
-  for (auto& w : workers) w.join();
+  const std::vector<const Submission*> faulted = grade_pass(todo, options.jobs, false);
+  // A fault of the kit's often comes from the class's load (the GPU's counters kept busy by a
+  // slow kernel, a context that could not be made): graded once more now, with the batch's load
+  // gone. What fails again stays "not graded", for a resume to try.
+  if (!faulted.empty() && journal_error.empty()) {
+    std::fprintf(stderr,
+                 "labgrade: %zu not graded for a fault of the grader's; grading them once more\n",
+                 faulted.size());
+    grade_pass(faulted, std::max(1, options.jobs / 4), true);
+  }
   if (!journal_error.empty()) return MakeError(journal_error);
 
   const std::vector<GradebookRow> rows = CollectRows(options, *submissions, ctx.journal);

@@ -109,16 +109,19 @@ class BatchTest : public ::testing::Test {
   fs::path root_;
 };
 
-// Refuses to start the harness for one submission, as if the kit's own program were missing.
+// Refuses to start the harness for one submission, as if the kit's own program were missing:
+// always, or only its first `times` starts (a fault of the moment, such as a busy GPU).
 class FaultyRunner : public ProcessRunner {
  public:
-  explicit FaultyRunner(std::string victim) : victim_(std::move(victim)) {}
+  explicit FaultyRunner(std::string victim, int times = -1)
+      : victim_(std::move(victim)), times_(times) {}
   ProcessResult Run(const Command& command) override {
     // The harness may be wrapped (bwrap ... harness REQUEST RESPONSE): look at every word.
     bool harness = false;
     for (const std::string& word : command.argv)
       harness = harness || fs::path(word).filename() == "harness";
-    if (harness && command.cwd.find(victim_) != std::string::npos) {
+    if (harness && command.cwd.find(victim_) != std::string::npos && times_ != 0) {
+      if (times_ > 0) --times_;
       ProcessResult r;
       r.start_error = "simulated: the harness program vanished";
       return r;
@@ -128,6 +131,7 @@ class FaultyRunner : public ProcessRunner {
 
  private:
   std::string victim_;
+  int times_;
   SystemProcessRunner real_;
 };
 
@@ -148,6 +152,19 @@ TEST_F(BatchTest, GraderFaultIsNotGradedAndRetriedOnResume) {
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(second->skipped, 1);  // the graded one is not redone
   EXPECT_EQ(second->graded, 1);
+  EXPECT_NE(ReadFile(root_ / "out" / "gradebook.csv").find("unlucky,graded,30,40"),
+            std::string::npos);
+}
+
+// A fault of the moment is graded once more before the batch ends, with the class's load gone:
+// the instructor need not resume for it.
+TEST_F(BatchTest, AGraderFaultOfTheMomentIsGradedAgainBeforeTheBatchEnds) {
+  KeepOnly({"bob", "unlucky"});
+  FaultyRunner once("unlucky", 1);
+  auto batch = GradeBatch(once, manifest_, spec_, Options());
+  ASSERT_TRUE(batch.ok()) << batch.error();
+  EXPECT_EQ(batch->graded, 2);
+  EXPECT_EQ(batch->not_graded, 0);
   EXPECT_NE(ReadFile(root_ / "out" / "gradebook.csv").find("unlucky,graded,30,40"),
             std::string::npos);
 }
