@@ -85,11 +85,12 @@ TEST(IdleBlocks, ThreadIndicesFollowTheBlockShapeFromLaunchToLaunch) {
 // Working blocks and idle ones side by side, per block (best of several, alternating, so that a
 // busy machine slows both alike; one OS thread, so that waking workers is not what is measured;
 // many more idle blocks, so that their launch is not over before a clock tick): an idle block
-// must cost under a thirtieth of a working one. A working block's threads each pass eight
+// must cost under a sixth of a working one. A working block's threads each pass eight
 // barriers (the lab's larger cases have twenty and more); an idle block's threads each make one
-// call that returns. (Measured on two busy cores: about 1/75; 1/20 to 1/25 before the scheduler
-// kept its thread-index table from block to block and stopped passing over the threads of a
-// block none of which waited.)
+// call that returns. (Measured on two busy cores: about 1/75, and 1/20 to 1/25 before the
+// scheduler kept its thread-index table from block to block and stopped passing over the threads
+// of a block none of which waited; since 2026-11-28 about 1/10, as every thread first clears the
+// ~2 KiB of stack below the runner (fiber.h), which costs an idle thread more than its call.)
 TEST(IdleBlocks, AnIdleBlockCostsNextToNothingBesideAWorkingOne) {
   constexpr unsigned kWorking = 64, kIdle = 64 * 64;
   auto& config = emu::detail::mutable_config();
@@ -114,8 +115,8 @@ TEST(IdleBlocks, AnIdleBlockCostsNextToNothingBesideAWorkingOne) {
   config = saved;
   std::printf("a working block: %.1f us; an idle block: %.2f us (ratio %.4f)\n", working_us,
               idle_us, idle_us / working_us);
-  EXPECT_LT(idle_us / working_us, 1.0 / 30) << "idle " << idle_us << " us, working " << working_us
-                                            << " us per block";
+  EXPECT_LT(idle_us / working_us, 1.0 / 6)
+      << "idle " << idle_us << " us, working " << working_us << " us per block";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "guards.h"
 #include "memory.h"
 #include "scheduler.h"
+#include "stack_pages.h"
 #include "watched_data.h"
 
 namespace emu::detail {
@@ -56,6 +57,8 @@ void add_thread_context(JsonLine& line, Message& human) {
 void on_fault(int signal, siginfo_t* info, void* context) {
   // A counted launch's access to the student's data: counted and stepped over, not a fault.
   if (signal == SIGSEGV && on_watched_fault(info, context)) return;
+  // A fiber's stack grown into a page not opened yet (stack_pages.h): opened, not a fault.
+  if (signal == SIGSEGV && open_stack_pages(reinterpret_cast<uintptr_t>(info->si_addr))) return;
   // One report even when several OS threads fault at once; the others wait for _exit.
   if (reporting.exchange(true)) {
     for (;;) pause();

@@ -167,7 +167,6 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   prepare_dynamic_smem(request.dynamic_smem);
   // A sample of the blocks runs with the student's data watched (watched_data.h).
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
-  sampled_block_ = watched;
   if (launch.counter != nullptr)
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched,
                          launch.threads_per_block);
@@ -249,7 +248,8 @@ void Worker::runner_entry(ctx::transfer_t from) {
       const unsigned t = w->queue_[w->queue_next_++];
       w->enter_thread(t);
       w->slots_[t].fiber = me;
-      if (w->sampled_block_) clear_stack_below_caller(*me);
+      // In every block, sampled or not: a kernel must not tell a counted block by its stack.
+      clear_stack_below_caller(*me);
       request.run_thread(request.closure);
       w->states_[t] = State::done;
     }
@@ -262,6 +262,8 @@ void Worker::runner_entry(ctx::transfer_t from) {
     // bookkeeping (allocating fibers, switching) stays on the scheduler's identity.
     w->races_.enter_thread(t);
     w->races_.thread_started();
+    // Its own stack within the block, but one a thread of an earlier block may have used.
+    clear_stack_below_caller(*me);
     request.run_thread(request.closure);
     w->races_.thread_finished();
     w->races_.enter_scheduler();

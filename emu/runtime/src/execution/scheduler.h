@@ -7,7 +7,8 @@
 // Fast path: threads start on a "runner" fiber that calls the kernel for one thread after the
 // other. Only a thread that reaches a barrier keeps the runner as its own fiber (a new runner
 // takes over the rest), so a barrier-free kernel costs one fiber per block, not one per thread.
-// A thread that returns without waiting costs its kernel call and two stores: its index comes
+// A thread that returns without waiting costs its kernel call, two stores and the clearing of
+// the stack it starts on (fiber.h; only the part ever opened, usually about 2 KiB): its index comes
 // from a table made once per block shape, and a block in which no thread waited ends without
 // looking at its threads again. A grid sized far beyond the matrix, whose extra blocks all
 // return at once, then costs next to nothing for those blocks (issue 13: one such kernel took
@@ -133,7 +134,6 @@ class Worker {
   Fiber* leaving_ = nullptr;        // the fiber being left by the current switch (null: scheduler)
   Fiber* finished_ = nullptr;       // a fiber that ran out of threads, released on arrival
   unsigned current_ = 0;
-  bool sampled_block_ = false;  // watch_block's choice for the running block
   ctx::fcontext_t scheduler_ = nullptr;
   std::vector<uint64_t> exchange_;       // one value per thread, for the warp shuffles
   std::vector<uint32_t> warp_released_;  // per warp: the lanes released by its last __syncwarp

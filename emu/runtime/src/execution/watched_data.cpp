@@ -19,6 +19,7 @@
 #include "access_counter.h"
 #include "emulated_access.h"
 #include "labkit_emu/access_counts.h"
+#include "stack_pages.h"
 
 namespace emu::detail {
 namespace {
@@ -90,8 +91,12 @@ bool in_watch(uintptr_t address) { return address >= watch.begin && address < wa
 
 // emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
 void* accessible(uintptr_t address, uint64_t bytes) {
-  if (address + bytes <= watch.begin || address >= watch.end)
+  if (address + bytes <= watch.begin || address >= watch.end) {
+    // A copy onto a fiber's stack may reach pages not opened yet: opened here, since a fault in
+    // the handler itself (SIGSEGV blocked) would kill the process.
+    open_stack_pages(address);
     return reinterpret_cast<void*>(address);
+  }
   if (address < watch.begin || address + bytes > watch.end) return nullptr;
   return watch.alias + (address - watch.begin);
 }

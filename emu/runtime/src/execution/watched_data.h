@@ -36,9 +36,10 @@ class WatchedLaunch {
 // launch (no code of the student's can know which); the unannounced accesses they make are scaled
 // up to every block (LaunchCounter::total). A kernel hiding loads in most blocks is caught in a
 // sampled one. True, with the pages closed, when block `block` of the armed launch is one of the
-// sample; unwatch_block() opens them again after it. A sampled block is sampled even where no data
-// is watched: each of its CUDA threads starts on a cleared stack (scheduler.cpp), so that none
-// can read what another left there (a GPU's threads share no stack).
+// sample; unwatch_block() opens them again after it. Nothing else about a sampled block may
+// differ where the kernel can see it: every CUDA thread of every block starts on a cleared stack
+// (fiber.h), so that none can read what another left there (a GPU's threads share no stack) and
+// no block can tell it is sampled by a clean stack.
 inline constexpr unsigned kWatchedBlocks = 5;
 bool watch_block(unsigned long long block);
 void unwatch_block();
