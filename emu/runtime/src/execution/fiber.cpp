@@ -47,7 +47,8 @@ Fiber* FiberPool::acquire(void (*entry)(ctx::transfer_t)) {
     if (f->pages == nullptr)
       mprotect(static_cast<char*>(map) + page, stack_bytes_ - page, PROT_READ | PROT_WRITE);
   }
-  const size_t unused = static_cast<size_t>(sysconf(_SC_PAGESIZE)) - kFirstPageInUse;
+  const size_t unused =
+      frames_at_top_ ? 0 : static_cast<size_t>(sysconf(_SC_PAGESIZE)) - kFirstPageInUse;
   f->context = ctx::make_fcontext(f->stack_top - unused, f->stack_bytes - unused, entry);
   return f;
 }

@@ -47,9 +47,15 @@ class FiberPool {
   // A fiber whose next resumption enters `entry` on a fresh frame.
   Fiber* acquire(void (*entry)(ctx::transfer_t));
   void release(Fiber* fiber) { free_.push_back(fiber); }
+  // Frames start at the very top of each stack, not kFirstPageInUse above its first page's bottom
+  // (fiber.cpp). For ThreadSanitizer: with the frames lower, its report of a race lost the
+  // kernel's frames of the earlier access (a race mutant's report named bits/invoke.h alone,
+  // 2026-11-28). Its runs then clear most of a page per thread, and are slow anyway.
+  void keep_frames_at_top() { frames_at_top_ = true; }
 
  private:
   size_t stack_bytes_;
+  bool frames_at_top_ = false;
   std::vector<std::unique_ptr<Fiber>> all_;
   std::vector<Fiber*> free_;
 };
