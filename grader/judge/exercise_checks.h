@@ -48,15 +48,18 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
 
 // `technique.measured`: passed when the counted run's accesses satisfy the rule; `why_not` is set
 // when a GPU could not be counted here (the caller then judges what the kernels declare).
+// `cases` are the exercise's, in the order its own run ran them.
 Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                        const std::string& dir, std::string& why_not);
+                        const std::string& dir, const std::vector<MatrixCase>& cases,
+                        std::string& why_not);
 
 // Whether the kernels the function launched in `run` use the technique the exercise teaches
 // (failed with kTechniqueCause when not; a grader error when the kit could not count them);
-// `notes` and `unchecked` say what could not be checked here.
+// `notes` and `unchecked` say what could not be checked here. `cases` are those of `run`.
 Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
                          const std::string& dir, const HarnessRun& run,
-                         std::vector<std::string>& notes, bool& unchecked);
+                         const std::vector<MatrixCase>& cases, std::vector<std::string>& notes,
+                         bool& unchecked);
 
 // CPU backend: a result that depends on the thread order (kThreadOrderCause), and with --tsan
 // the racing lines (kDataRaceCause); a run in another order that failed otherwise gives its own

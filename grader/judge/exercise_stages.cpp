@@ -157,6 +157,7 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
   const std::vector<MatmulRun*> replayed = ReplayedRuns(runs);
   std::map<const MatmulRun*, HarnessRun> shared;
   const std::vector<MatrixCase> record_also = CasesToRecordFirst(env, runs, flavour);
+  std::set<std::string> counted_here;  // the runs whose counted case the combined run counted
   if (build.ok && combine && replayed.size() >= 2) {
     std::vector<ExerciseCases> groups;
     for (const MatmulRun* r : replayed) groups.push_back({r->run.id, r->cases});
@@ -165,7 +166,6 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     // CPU backend: the counted cases are counted right here, in the run whose values are judged
     // (SharedCountingRun says why they are counted where the other cases run); a GPU counts in a
     // run of its own, with its profiler.
-    std::set<std::string> counted_here;
     if (flavour == Flavour::kDefault && Traits(env.backend).emulator_counts) {
       counted_here = MarkCountedCases(env, replayed, groups);
       options.count_accesses = !counted_here.empty();
@@ -173,11 +173,8 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     std::vector<HarnessRun> parts =
         RunCombined(env.runner, build.executable, env.work_dir + "/combined_" + ToString(flavour),
                     options, groups);
-    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i) {
-      if (counted_here.count(replayed[i]->run.id))
-        env.shared_counts[replayed[i]->run.id] = parts[i];
+    for (std::size_t i = 0; i < parts.size() && i < replayed.size(); ++i)
       shared[replayed[i]] = std::move(parts[i]);
-    }
     if (sequence != nullptr) *sequence = std::move(groups);
   }
   for (MatmulRun* run : runs) {
@@ -193,6 +190,8 @@ void FlavourStage(GradeEnv& env, const std::vector<MatmulRun*>& runs, Flavour fl
     if (own != shared.end() && !JudgeFlavour(env, r, flavour, own->second, false)) {
       harness_run = std::move(own->second);
       if (flavour == Flavour::kDefault) r.forward_combined = true;
+      // Its counts, only where its values passed in that very run.
+      if (counted_here.count(r.run.id)) env.shared_counts[r.run.id] = harness_run;
     } else {
       HarnessOptions options = CaseRunOptions(env, build, r.run);
       options.record_also = record_also;
@@ -276,7 +275,8 @@ void TechniqueStage(GradeEnv& env, std::vector<MatmulRun>& runs,
     std::vector<std::string> notes = r->notes;
     bool unchecked = false;
     ExerciseVerdict verdict = Verdict(
-        *r->ex, TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, notes, unchecked));
+        *r->ex,
+        TechniqueFailure(env, *r->ex, r->run.id, r->dir, r->forward, r->cases, notes, unchecked));
     if (verdict.passed()) {  // what could not be checked matters to a pass only
       verdict.notes = std::move(notes);
       verdict.unchecked = unchecked;

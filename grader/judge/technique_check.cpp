@@ -147,13 +147,13 @@ HarnessRun CountedPart(const HarnessRun& run, const std::vector<MatrixCase>& cas
 // `technique.measured`: one case of the rule's shape with every launch's memory accesses counted,
 // in the default build, which every other check ran too: by the emulator on the CPU backend, by
 // the GPU's profiler in the replay on a GPU (gpu_counters.h); passed when the counts satisfy the
-// rule. The case's
-// values are checked too, so the counted run is the real product; a fault of the kit's there (a
-// harness that failed on its own) is a grader error, not the student's technique. `why_not` is set
-// when a GPU could not be counted here (no permission to read its counters): the caller then falls
-// back on what the kernels declare.
+// rule. The case's values are checked too, so the counted run is the real product; a fault of the
+// kit's there (a harness that failed on its own) is a grader error, not the student's technique.
+// `why_not` is set when a GPU could not be counted here (no permission to read its counters): the
+// caller then falls back on what the kernels declare.
 Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
-                        const std::string& dir, std::string& why_not) {
+                        const std::string& dir, const std::vector<MatrixCase>& sequence,
+                        std::string& why_not) {
   MeasuredTechnique rule = *ex.technique->measured;
   const BackendTraits& backend = Traits(env.backend);
   const bool emulated = backend.emulator_counts;
@@ -163,25 +163,23 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   // The counts are of the replayed kernels, on the real inputs, in a run of every case of the
   // exercise in the order of its own run, the counted one counted (exercise_stages.cpp says why);
   // a failure in a shared process may be another exercise's doing, and a run of its own says which.
-  const std::vector<MatrixCase> sequence = CasesFor(env, ex);
   std::optional<HarnessRun> counted_run;
+  Finding failure;
   if (std::optional<HarnessRun> shared = SharedCount(env, run_id)) {
-    HarnessRun part = CountedPart(*shared, sequence, cases.front().id);
-    if (FirstFailure(env, ex, part, cases, env.spec.tolerance.model, Flavour::kDefault,
-                     build.executable)
-            .passed())
-      counted_run = std::move(part);
+    counted_run = CountedPart(*shared, sequence, cases.front().id);
+    failure = FirstFailure(env, ex, *counted_run, cases, env.spec.tolerance.model,
+                           Flavour::kDefault, build.executable);
   }
-  if (!counted_run) {
+  if (!counted_run || !failure.passed()) {
     std::vector<MatrixCase> marked = sequence;
     for (MatrixCase& c : marked) c.counted = c.id == cases.front().id;
     counted_run = CountedPart(RunHarness(env.runner, build.executable, dir + "/counting",
                                          CountingOptions(env, run_id), marked),
                               marked, cases.front().id);
+    failure = FirstFailure(env, ex, *counted_run, cases, env.spec.tolerance.model,
+                           Flavour::kDefault, build.executable);
   }
   const HarnessRun& run = *counted_run;
-  Finding failure = FirstFailure(env, ex, run, cases, env.spec.tolerance.model, Flavour::kDefault,
-                                 build.executable);
   // Where the build without fused multiply-add is this very program (build_plan.h), the counted
   // values are that build's as well, and meet its rule as its other cases did: a kernel cannot
   // sum in another order at the counted shape alone.
@@ -293,7 +291,8 @@ bool ChecksDeclarations(const Technique& t) {
 // that exists but is never called, or work done on the CPU, earns nothing here.
 Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& run_id,
                          const std::string& dir, const HarnessRun& run,
-                         std::vector<std::string>& notes, bool& unchecked) {
+                         const std::vector<MatrixCase>& cases, std::vector<std::string>& notes,
+                         bool& unchecked) {
   if (ex.kernel.empty()) return {};  // a host-side exercise
   const std::string host_work = HostTransferFailure(ex.function, run.cases);
   if (!host_work.empty()) return TechniqueFinding(host_work);
@@ -339,7 +338,7 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
   Technique declared = *ex.technique;
   if (ex.technique->measured) {
     std::string why_not;
-    Finding measured = MeasuredFailure(env, ex, run_id, dir, why_not);
+    Finding measured = MeasuredFailure(env, ex, run_id, dir, cases, why_not);
     if (measured.cause == kTechniqueCause) measured.message = not_taught + measured.message;
     if (!measured.passed()) return measured;
     if (why_not.empty()) {
