@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -73,7 +74,11 @@ void launch_function(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, c
                      Args&&... args) {
   static_assert(sizeof...(P) == sizeof...(Args), "kernel launched with the wrong argument count");
   using C = Closure<P...>;
-  C closure{kernel, C::convert(std::forward<Args>(args)...)};
+  // Built in cleared storage: a record run keeps the closure's bytes and takes any word in them
+  // that points into the program for an argument to relocate, so padding (8 bytes of it after the
+  // kernel's pointer when it takes no arguments) must hold zeros, not what the stack held there.
+  alignas(C) unsigned char storage[sizeof(C)] = {};
+  C& closure = *new (storage) C{kernel, C::convert(std::forward<Args>(args)...)};
 
   PointerArgument pointers[sizeof...(P) + 1];
   int count = 0;
@@ -91,6 +96,7 @@ void launch_function(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, c
       closure.params);
   launch(LaunchRequest{reinterpret_cast<const void*>(kernel), grid, block, smem, stream, &C::run,
                        &closure, pointers, count, sizeof(C)});
+  closure.~C();
 }
 
 }  // namespace
