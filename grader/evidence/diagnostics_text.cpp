@@ -173,6 +173,14 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            "is not allowed\"). The CPU backend compiles kernels as host code, so it stops the "
            "call when it runs. Do the work in the kernel itself.";
   }
+  if (kind == "emulator_memory") {
+    return "a " + Text(d, "access", "memory access") + " of the CPU backend's own memory" + where +
+           at + " (address " + Text(d, "address", "?") +
+           ", in no device buffer, shared array, variable of yours or the thread's own stack): "
+           "where it keeps its count of your kernels' accesses. No GPU kernel can reach host "
+           "memory (on a GPU this is an illegal address), so the CPU backend stops the run. Read "
+           "and write only the buffers, variables and shared memory your kernel is given.";
+  }
   if (kind == "stack_overflow") {
     return "a GPU thread ran out of stack" + where + at +
            ": very large local arrays or deep recursion in a kernel.";

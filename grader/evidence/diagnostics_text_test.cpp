@@ -112,6 +112,19 @@ TEST(DiagnosticsText, AHostCallInAKernelNamesTheFunctionAndTheKernel) {
   EXPECT_NE(text.find("only host code may make"), std::string::npos) << text;
 }
 
+TEST(DiagnosticsText, AKernelTouchingTheEmulatorsMemorySaysWhatItReached) {
+  const auto d = nlohmann::json::parse(
+      R"({"kind": "emulator_memory", "access": "write", "address": "0x7f00a0", "bytes": 8,
+          "kernel": "k", "block": [0, 1, 0], "thread": [3, 0, 0]})");
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
+  EXPECT_EQ(text.rfind("a write of the CPU backend's own memory in k, thread (3,0,0) of block "
+                       "(0,1,0) (address 0x7f00a0",
+                       0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("illegal address"), std::string::npos) << text;
+}
+
 TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
   const std::string log =
       "========= COMPUTE-SANITIZER\n"

@@ -8,6 +8,13 @@
 #include "counting_util.h"
 #include "test_util.h"
 
+// The running block's counting state (src/instrument/access_counter.h), as kernel code could find
+// it.
+namespace emu::detail {
+struct BlockCounting;
+extern __thread BlockCounting* counted_block;
+}  // namespace emu::detail
+
 namespace emu_test {
 namespace {
 
@@ -184,6 +191,54 @@ TEST(AccessCounts, HostCodeAndUncountedLaunchesCountNothing) {
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
   const emu::AccessCounts c = Last();
   EXPECT_EQ(c.global_loads + c.global_stores + c.shared_loads + c.other_accesses, 0u);
+}
+
+// Kernel code in a counted block that reads the emulator's counting state (the running block's, in
+// the thread-local block) or writes it, as a kernel could by pointer arithmetic from a built-in
+// variable (red-team case r3_kernel_rewrites_its_block_counts): the run stops, as a GPU stops at an
+// illegal address, naming the access (own_memory.h).
+__global__ void reads_counting_state(float* out) {
+  const auto* state = reinterpret_cast<const volatile unsigned char*>(emu::detail::counted_block);
+  out[threadIdx.x] = state == nullptr ? 0.0f : static_cast<float>(state[0]);
+}
+__global__ void writes_counting_state(float* out) {
+  auto* state = reinterpret_cast<volatile uint64_t*>(emu::detail::counted_block);
+  if (state != nullptr) *state = 0;
+  out[threadIdx.x] = 1.0f;
+}
+
+void run_counted(void (*kernel)(float*)) {
+  CountingScope counting;
+  float* out = to_device(std::vector<float>(32, 0.0f));
+  emu::launch(kernel, dim3(1), dim3(32), 0, 0, out);
+  cudaDeviceSynchronize();
+}
+
+TEST(AccessCountsDeathTest, AKernelTouchingTheCountingStateStopsTheRun) {
+  EXPECT_EXIT(run_counted(reads_counting_state), testing::ExitedWithCode(86),
+              "emulator_memory: a read of the CPU backend's own memory at 0x[0-9a-f]+ in kernel");
+  EXPECT_EXIT(run_counted(writes_counting_state), testing::ExitedWithCode(86),
+              "emulator_memory: a write of the CPU backend's own memory");
+}
+
+// The built-in variables lie in the same thread-local block, and a pointer to one is allowed (a GPU
+// has no such pointer, but reading one changes nothing); so is the same kernel uncounted.
+__global__ void reads_built_ins_through_a_pointer(float* out) {
+  const volatile unsigned* index = &threadIdx.x;
+  out[threadIdx.x] = static_cast<float>(index[1] + index[0]);  // threadIdx.y + threadIdx.x
+}
+
+TEST(AccessCounts, BuiltInVariablesReadThroughAPointerAreNoOwnMemory) {
+  float* out = to_device(std::vector<float>(32, 0.0f));
+  {
+    CountingScope counting;
+    emu::launch(reads_built_ins_through_a_pointer, dim3(1), dim3(32), 0, 0, out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  }
+  EXPECT_EQ(to_host(out, 32)[31], 31.0f);
+  emu::launch(reads_counting_state, dim3(1), dim3(32), 0, 0, out);  // uncounted: no state to read
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(out, 32)[0], 0.0f);
 }
 
 // The rows algorithm with every load made by the counting memcpy, as a kernel's memcpy of a

@@ -12,6 +12,7 @@
 #include "diagnostics.h"
 #include "faults.h"
 #include "guards.h"
+#include "own_memory.h"
 #include "watched_data.h"
 
 __thread unsigned char __emu_kernel_running = 0;
@@ -172,7 +173,7 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
   if (launch.counter != nullptr)
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched,
-                         launch.threads_per_block);
+                         launch.threads_per_block, own_memory_of_this_thread());
 
   prepare_threads(launch);
   races_.begin_block(launch.threads_per_block, blockIdx, blockDim);

@@ -188,6 +188,8 @@ void watch_during_counted_launches(void* begin, size_t bytes) {
 
 bool data_is_watched() { return watch.end > watch.begin; }
 
+std::pair<uintptr_t, uintptr_t> watched_range() { return {watch.begin, watch.end}; }
+
 WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
   if (data_is_watched()) {
     install_step_handler();

@@ -15,11 +15,14 @@
 #include <signal.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace emu::detail {
 
 // Whether a range is watched (watch_during_counted_launches was called).
 bool data_is_watched();
+// The watched range, [begin, end) ({0, 0} when none).
+std::pair<uintptr_t, uintptr_t> watched_range();
 
 // Around one counted launch of `launched_blocks` blocks: a fresh random choice of the blocks that
 // are sampled (watch_block).

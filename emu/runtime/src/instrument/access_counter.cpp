@@ -1,6 +1,7 @@
 #include "access_counter.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "config.h"
 #include "memory.h"
@@ -42,6 +43,7 @@ struct BlockCounting {
   // running now (set_counted_thread): for AccessCounts::warp_global_load_bytes.
   std::vector<uint64_t> thread_load_bytes;
   unsigned thread = 0;
+  const std::vector<Range>* own_memory = nullptr;  // begin_block_counting's
 };
 
 __thread BlockCounting* counted_block = nullptr;
@@ -126,6 +128,27 @@ bool LaunchCounter::in_constant_memory(uintptr_t address) const {
 
 bool LaunchCounter::in_arguments(uintptr_t address) const { return inside(arguments_, address); }
 
+namespace {
+bool overlap(uintptr_t address, uint64_t bytes, uintptr_t begin, uintptr_t end) {
+  return address < end && address + bytes > begin;
+}
+template <class T>
+bool overlaps(uintptr_t address, uint64_t bytes, const std::vector<T>& v) {
+  const auto begin = reinterpret_cast<uintptr_t>(v.data());
+  return overlap(address, bytes, begin, begin + v.capacity() * sizeof(T));
+}
+template <class T>
+bool overlaps_object(uintptr_t address, uint64_t bytes, const T& object) {
+  const auto begin = reinterpret_cast<uintptr_t>(&object);
+  return overlap(address, bytes, begin, begin + sizeof object);
+}
+}  // namespace
+
+bool LaunchCounter::overlaps_itself(uintptr_t address, uint64_t bytes) const {
+  return overlaps_object(address, bytes, *this) || overlaps(address, bytes, buffers_) ||
+         overlaps(address, bytes, constants_);
+}
+
 void LaunchCounter::add(const AccessCounts& block, bool watched, const AccessCounts& unannounced) {
   std::lock_guard<std::mutex> lock(mutex_);
   total_ += block;
@@ -151,7 +174,8 @@ AccessCounts LaunchCounter::total() const {
 }
 
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
-                          bool watched, unsigned threads_per_block) {
+                          bool watched, unsigned threads_per_block,
+                          const std::vector<Range>& own_memory) {
   static thread_local BlockCounting state;
   state.counts = AccessCounts{};
   state.launch = &launch;
@@ -163,6 +187,7 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   state.unannounced = AccessCounts{};
   state.thread_load_bytes.assign(threads_per_block, 0);
   state.thread = 0;
+  state.own_memory = &own_memory;
   counted_block = &state;
 }
 
@@ -204,13 +229,31 @@ bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
 }  // namespace
 
 namespace {
+OwnMemoryReport own_memory_report = nullptr;
+
+// Whether the access reaches the emulator's own memory: own_memory_of_this_thread's ranges (the
+// thread-local blocks, this block's state among them, and the emulator's globals), this block's
+// buffers, the launch's counter, and the last launch's counts.
+bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t bytes) {
+  const std::vector<Range>& own = *b.own_memory;
+  auto it = std::upper_bound(own.begin(), own.end(), address,
+                             [](uintptr_t a, const Range& r) { return a < r.first; });
+  if (it != own.begin() && address < std::prev(it)->second) return true;
+  if (it != own.end() && overlap(address, bytes, it->first, it->second)) return true;
+  return overlaps(address, bytes, b.thread_load_bytes) ||
+         overlaps(address, bytes, b.shared_arrays) || b.launch->overlaps_itself(address, bytes) ||
+         (last_counts != nullptr && overlaps_object(address, bytes, *last_counts));
+}
+
 void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
   (store ? c.global_stores : c.global_loads) += 1;
   (store ? c.global_store_bytes : c.global_load_bytes) += bytes;
 }
 }  // namespace
 
-void note_access(uintptr_t address, uint64_t bytes, bool store) {
+void set_own_memory_report(OwnMemoryReport report) { own_memory_report = report; }
+
+void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
@@ -220,7 +263,17 @@ void note_access(uintptr_t address, uint64_t bytes, bool store) {
   if (shared) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
-  } else if (b->launch->in_device_buffer(address) || in_host_memory(*b->launch, address)) {
+    return;
+  }
+  const bool device = b->launch->in_device_buffer(address);
+  // The launch's parameters and its __constant__ variables (in a writable segment, outside the
+  // student's data) are the kernel's; the rest of the emulator's memory is refused.
+  if (!device && !b->launch->in_arguments(address) && !b->launch->in_constant_memory(address) &&
+      touches_own_memory(*b, address, bytes)) {
+    if (own_memory_report != nullptr) own_memory_report(address, bytes, store, pc);
+    std::abort();  // no reporter installed: never counted on
+  }
+  if (device || in_host_memory(*b->launch, address)) {
     add_global_access(c, bytes, store);
     if (!store && b->thread < b->thread_load_bytes.size()) b->thread_load_bytes[b->thread] += bytes;
   } else {

@@ -28,6 +28,8 @@ class LaunchCounter {
   bool in_device_buffer(uintptr_t address) const;
   bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
   bool in_arguments(uintptr_t address) const;        // the launch's closure
+  // Whether [address, address + bytes) reaches into this object or the ranges it holds.
+  bool overlaps_itself(uintptr_t address, uint64_t bytes) const;
   // Thread-safe. `watched`: the block ran with the student's data watched (watched_data.h), and
   // `unannounced` is what the watch saw that the instrumentation did not.
   void add(const AccessCounts& block, bool watched, const AccessCounts& unannounced);
@@ -50,8 +52,18 @@ class LaunchCounter {
 // `watched`: the student's data is watched in this block (watched_data.h).
 // `threads_per_block`: the block's CUDA threads, whose loads are kept apart by their index in the
 // block (set_counted_thread), warps being 32 consecutive indices.
+// `own_memory`: the process's memory no kernel may touch (own_memory.h), sorted; it must outlive
+// the block. With the block's own counting state and the launch's counter it makes the ranges an
+// access is refused in (report_own_memory_access).
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
-                          bool watched, unsigned threads_per_block);
+                          bool watched, unsigned threads_per_block,
+                          const std::vector<std::pair<uintptr_t, uintptr_t>>& own_memory);
+
+// What ends the run when a counted block's kernel code touches the emulator's own memory: the
+// fault handlers' reporter (faults.h), which names the kernel, block, thread and place, then exits.
+// Set once by the execution layer; the counter sits below it.
+using OwnMemoryReport = void (*)(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc);
+void set_own_memory_report(OwnMemoryReport report);
 void end_block_counting();
 
 // The running block's __shared__ array at [bytes, bytes + size) (from poison_shared, which every
@@ -66,8 +78,9 @@ void note_block_barrier();
 struct BlockCounting;
 extern __thread BlockCounting* counted_block;
 
-// An access by instrumented code (access_hooks.cpp), counted when `counted_block` is set.
-void note_access(uintptr_t address, uint64_t bytes, bool store);
+// An access by instrumented code (access_hooks.cpp), counted when `counted_block` is set; `pc`,
+// the place of the access (the hook's return address), names it in a report.
+void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc = 0);
 
 // An access to the watched data (watched_data.h) that faulted: counted as global memory, `bytes`
 // as the faulting instruction's operand says, unless the instrumentation announced it (its last

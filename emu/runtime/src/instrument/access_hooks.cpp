@@ -16,7 +16,8 @@
 // itself), so the test for a counted block comes first, here, before any call.
 #define EMU_NOTE_ACCESS(address, size, store)                     \
   if (__builtin_expect(emu::detail::counted_block != nullptr, 0)) \
-  emu::detail::note_access(address, size, store)
+  emu::detail::note_access(address, size, store,                  \
+                           reinterpret_cast<uintptr_t>(__builtin_return_address(0)))
 
 #define EMU_ACCESS_HOOKS(size)                                      \
   extern "C" void __asan_load##size##_noabort(uintptr_t address) {  \
