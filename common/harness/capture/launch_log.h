@@ -40,4 +40,13 @@ void RecordLaunch(const LaunchRecord& record);
 // Installs the backend's hook, if it needs installing (the CPU backend's observer); idempotent.
 void InstallLaunchHook();
 
+// CPU backend: a case's launches, as the case ends, with their counts taken from the emulator's
+// sealed store (labkit_emu/access_counts.h, sealed_counts_of_case) in place of the copies made
+// when each launch ended. Those copies are on the heap, where a kernel launched later in the case
+// could change them before the case's line is written; the sealed ones no kernel can write. The
+// n-th launch takes the n-th sealed count; a launch with none has none, and counts left over go to
+// the last launch (a launch taken out of the list does not take its count away). A GPU's counts
+// never pass through the student's program: nothing to do there.
+void UseSealedCounts(std::vector<LaunchRecord>& launches);
+
 }  // namespace labkit

@@ -25,6 +25,7 @@
 #include "gpu_turn.h"
 #include "initial_device_state.h"
 #include "launch_counters.h"
+#include "launch_log.h"
 #include "matmul_harness.h"
 #include "occupancy_calls.h"
 #include "occupancy_probe.h"
@@ -252,6 +253,7 @@ void run_cases(const json& request, const std::string& dir,
     } else {
       outcome = labkit::run_matmul_case(*case_ex, layout, mc, C);
     }
+    labkit::UseSealedCounts(outcome.launches);
     labkit::NoteDiagnosticCase("");
     if (record) {
       if (!labkit::replay::WritePlanFile(plan_path, plan))

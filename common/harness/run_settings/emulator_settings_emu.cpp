@@ -2,6 +2,7 @@
 #include <string>
 
 #include "emulator_settings.h"
+#include "labkit_emu/access_counts.h"
 #include "labkit_emu/run_settings.h"
 
 namespace labkit {
@@ -30,6 +31,9 @@ void ApplyEmulatorSettings(const nlohmann::json& request) {
   }
 }
 
-void CountAccessesInCase(bool counted) { emu::set_count_accesses(count_requested && counted); }
+void CountAccessesInCase(bool counted) {
+  emu::set_count_accesses(count_requested && counted);
+  emu::detail::begin_sealed_case();  // the case's counts, from here (UseSealedCounts)
+}
 
 }  // namespace labkit

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "counting_util.h"
+#include "sealed_counts.h"
 #include "test_util.h"
 
 // The running block's counting state (src/instrument/access_counter.h), as kernel code could find
@@ -239,6 +240,42 @@ TEST(AccessCounts, BuiltInVariablesReadThroughAPointerAreNoOwnMemory) {
   emu::launch(reads_counting_state, dim3(1), dim3(32), 0, 0, out);  // uncounted: no state to read
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(to_host(out, 32)[0], 0.0f);
+}
+
+// Each counted launch's counts are sealed as it ends, a case's from begin_sealed_case on, in
+// order; an uncounted launch seals nothing.
+TEST(AccessCounts, CountedLaunchesAreSealedInOrderForTheirCase) {
+  Product big(8, 8, 8), small(4, 4, 4);
+  CountingScope counting;
+  emu::detail::begin_sealed_case();
+  emu::launch(matmul_rows, dim3(1, 1), dim3(8, 8), 0, 0, big.A, big.B, big.C, 8, 8, 8);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  emu::launch(matmul_rows, dim3(1, 1), dim3(4, 4), 0, 0, small.A, small.B, small.C, 4, 4, 4);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<emu::AccessCounts> sealed = emu::detail::sealed_counts_of_case();
+  ASSERT_EQ(sealed.size(), 2u);
+  EXPECT_EQ(sealed[0].global_loads, 2u * 8 * 64);
+  EXPECT_EQ(sealed[1].global_loads, 2u * 4 * 16);
+  EXPECT_EQ(sealed[1].global_loads, Last().global_loads);
+
+  emu::detail::begin_sealed_case();
+  emu::detail::mutable_config().count_accesses = false;
+  emu::launch(matmul_rows, dim3(1, 1), dim3(4, 4), 0, 0, small.A, small.B, small.C, 4, 4, 4);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(emu::detail::sealed_counts_of_case().empty());
+}
+
+// The store is read-only to everything but the emulator's own appends: a kernel (or anyone else)
+// that writes where a sealed count lies faults.
+TEST(AccessCountsDeathTest, TheSealedCountsCannotBeWritten) {
+  Product p(4, 4, 4);
+  CountingScope counting;
+  emu::detail::begin_sealed_case();
+  emu::launch(matmul_rows, dim3(1, 1), dim3(4, 4), 0, 0, p.A, p.B, p.C, 4, 4, 4);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto* entry = static_cast<const emu::AccessCounts*>(emu::detail::sealed_entries());
+  ASSERT_FALSE(emu::detail::sealed_counts_of_case().empty());
+  EXPECT_DEATH(const_cast<volatile emu::AccessCounts*>(entry)->global_loads = 0, "");
 }
 
 // The rows algorithm with every load made by the counting memcpy, as a kernel's memcpy of a

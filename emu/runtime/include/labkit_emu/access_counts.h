@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace emu {
 
@@ -46,6 +47,13 @@ struct AccessCounts {
 };
 
 namespace detail {
+// A case begins: the counted launches from here on are its (sealed_counts_of_case).
+void begin_sealed_case();
+// The counts of the case's counted launches, in order, as the emulator sealed them at the end of
+// each: in pages no kernel can write, where the kernels launched later in the case cannot change
+// them (the harness's own copy of a launch's counts is on the heap). The harness writes these.
+std::vector<AccessCounts> sealed_counts_of_case();
+
 // The counts of the last launch made from this OS thread (all zero when it did not run), or null
 // when counting is off.
 const AccessCounts* last_launch_access_counts();

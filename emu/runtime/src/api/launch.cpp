@@ -20,6 +20,7 @@
 #include "occupancy.h"
 #include "runtime.h"
 #include "scheduler.h"
+#include "sealed_counts.h"
 #include "watched_data.h"
 
 namespace emu::detail {
@@ -149,7 +150,10 @@ void launch(const LaunchRequest& r) {
   }
   run_blocks(state, blocks);
   watched.reset();
-  if (counter) set_last_launch_counts(counter->total());
+  if (counter) {
+    set_last_launch_counts(counter->total());
+    seal_launch_counts(counter->total());
+  }
 
   check_canaries();
   if (state.failed.load()) make_sticky(cudaErrorLaunchFailure);

@@ -1,0 +1,19 @@
+// The counts of every counted launch, kept where no kernel can write them: pages that are
+// read-only except for the moment this file appends to them (in launch(), when no kernel code
+// runs). The harness's own record of a launch (its LaunchRecord, on the heap) stays in reach of
+// the kernels launched after it until the case's response line is written, so the harness takes
+// the counts of a case's launches from here when it writes that line
+// (labkit_emu/access_counts.h, sealed_counts_of_case).
+#pragma once
+
+#include "labkit_emu/access_counts.h"
+
+namespace emu::detail {
+
+// Appends one counted launch's counts. Not thread-safe: launches run one at a time.
+void seal_launch_counts(const AccessCounts& counts);
+
+// Where the sealed entries lie (the tests write there to see the write refused).
+const void* sealed_entries();
+
+}  // namespace emu::detail
