@@ -144,7 +144,7 @@ void launch(const LaunchRequest& r) {
   std::optional<WatchedLaunch> watched;
   const uint64_t blocks = uint64_t{r.grid.x} * r.grid.y * r.grid.z;
   if (config().count_accesses) {
-    state.counter = &counter.emplace(r.closure, r.closure_bytes);
+    state.counter = &counter.emplace(r.closure, r.closure_bytes, state.kernel_name);
     state.one_os_thread = data_is_watched();
     watched.emplace(blocks);
   }

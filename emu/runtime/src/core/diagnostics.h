@@ -9,6 +9,11 @@
 
 namespace emu::detail {
 
+// The exit status of a run a fatal diagnostic ended. The emulator's own: labgrade does not read it
+// (the student's code in the process could exit with it too), so it is no part of the harness
+// protocol (common/harness/protocol/harness_protocol.h).
+constexpr int kFatalExitCode = 86;
+
 class JsonLine {
  public:
   explicit JsonLine(const char* kind);

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cstring>
 
-#include "access_counter.h"
 #include "diagnostics.h"
 #include "guards.h"
 #include "memory.h"
@@ -150,36 +149,9 @@ void ensure_alternate_signal_stack() {
   if (sigaltstack(&ss, nullptr) == 0) has_alternate_stack = true;
 }
 
-namespace {
-// access_counter.h's OwnMemoryReport: a counted block's kernel code touched the emulator's own
-// memory (own_memory.h), which no GPU kernel can reach: reported as "emulator_memory", as a fault
-// is, with the access and its place (the instrumentation hook's return address, in the kernel).
-[[noreturn]] void report_own_memory_access(uintptr_t address, uint64_t bytes, bool store,
-                                           uintptr_t pc) {
-  if (reporting.exchange(true)) {
-    for (;;) pause();
-  }
-  JsonLine line("emulator_memory");
-  Message human;
-  const char* access = store ? "write" : "read";
-  line.str("access", access).hex("address", address).num("bytes", static_cast<long long>(bytes));
-  human << "emulator_memory: a " << access << " of the CPU backend's own memory at ";
-  human.number(address, 16);
-  add_thread_context(line, human);
-  if (pc != 0) {
-    line.hex("pc", pc - 1);  // in the call of the hook: addr2line names its line
-    human << ", pc ";
-    human.number(pc - 1, 16);
-  }
-  emit(line, human.text);
-  _exit(kFatalExitCode);
-}
-}  // namespace
-
 void install_fault_handlers() {
   static std::atomic<bool> installed{false};
   if (installed.exchange(true)) return;
-  set_own_memory_report(&report_own_memory_access);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = &on_fault;

@@ -3,10 +3,9 @@
 #pragma once
 #include <cstdint>
 
+#include "diagnostics.h"  // kFatalExitCode
+
 namespace emu::detail {
-// The emulator's own: labgrade does not read it (the student's code in the process could exit with
-// it too), so it is no part of the harness protocol (common/harness/protocol/harness_protocol.h).
-constexpr int kFatalExitCode = 86;
 
 // A kernel called `function`, a library function only host code may call (labgrade's stubs,
 // grader/build/device_call_guard.h, come here with the call's return address): reported as

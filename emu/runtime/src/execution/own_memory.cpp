@@ -4,6 +4,7 @@
 #include <link.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "labkit_emu/device_functions.h"
 #include "watched_data.h"
@@ -71,14 +72,11 @@ std::vector<Range> compute() {
 }
 }  // namespace
 
-const std::vector<Range>& own_memory_of_this_thread() {
-  thread_local std::vector<Range> ranges;
-  thread_local Range computed_for{1, 0};  // the watched range they were computed with
-  if (watched_range() != computed_for) {
-    ranges = compute();
-    computed_for = watched_range();
-  }
-  return ranges;
+size_t own_memory_now(Range* out, size_t max) {
+  const std::vector<Range> ranges = compute();
+  const size_t n = std::min(ranges.size(), max);
+  std::copy_n(ranges.begin(), n, out);
+  return n;
 }
 
 }  // namespace emu::detail

@@ -12,19 +12,23 @@
 // none of them. Uncounted launches are not checked (their hooks return at once): see
 // docs/THREAT_MODEL.md for what that leaves open.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 namespace emu::detail {
 
-// The calling OS thread's: every module's thread-local block (the running block's counting state
-// and the pointer to it among them), but the CUDA built-in variables (threadIdx, blockIdx,
-// blockDim, gridDim); and, where the student's data is watched (watched_data.h), every module's
-// writable segments (the emulator's globals) outside the parts made read-only after relocation
-// and outside the student's own data. Sorted, not overlapping; computed once per OS thread and
-// again if the watched data moves. (The student's __constant__ variables lie in a writable segment
-// of their own; note_access lets a launch's constant memory and parameters through first.)
-const std::vector<std::pair<uintptr_t, uintptr_t>>& own_memory_of_this_thread();
+// The calling OS thread's, written to `out` (at most `max` ranges; the number written returned):
+// every module's thread-local block (the running block's counting state and the pointer to it
+// among them), but the CUDA built-in variables (threadIdx, blockIdx, blockDim, gridDim); and,
+// where the student's data is watched (watched_data.h), every module's writable segments (the
+// emulator's globals) outside the parts made read-only after relocation and outside the
+// student's own data. Sorted, not overlapping. (The student's __constant__ variables lie in a
+// writable segment of their own; note_access lets a launch's constant memory and parameters
+// through first.)
+// Computed afresh for each counted block, from the program's headers, and kept in the block's
+// own state: a copy kept from one launch to the next would be memory a kernel of an uncounted
+// launch (which nothing checks) could empty.
+size_t own_memory_now(std::pair<uintptr_t, uintptr_t>* out, size_t max);
 
 }  // namespace emu::detail

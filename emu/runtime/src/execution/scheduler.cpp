@@ -171,9 +171,12 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   prepare_dynamic_smem(request.dynamic_smem);
   // A sample of the blocks runs with the student's data watched (watched_data.h).
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
-  if (launch.counter != nullptr)
+  if (launch.counter != nullptr) {
+    std::pair<uintptr_t, uintptr_t> own[kMaxOwnMemoryRanges];
+    const size_t own_count = own_memory_now(own, kMaxOwnMemoryRanges);
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched,
-                         launch.threads_per_block, own_memory_of_this_thread());
+                         launch.threads_per_block, own, own_count);
+  }
 
   prepare_threads(launch);
   races_.begin_block(launch.threads_per_block, blockIdx, blockDim);

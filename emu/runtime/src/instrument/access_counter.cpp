@@ -1,9 +1,15 @@
 #include "access_counter.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 
 #include "config.h"
+#include "diagnostics.h"
+#include "labkit_emu/device_functions.h"
 #include "memory.h"
 
 namespace emu {
@@ -28,11 +34,16 @@ namespace detail {
 
 using Range = std::pair<uintptr_t, uintptr_t>;
 
+// Fixed arrays, no heap: the whole state is rewritten as each counted block begins, so nothing a
+// kernel of an uncounted launch left in it (a pointer of a vector redirected, say) carries over.
 struct BlockCounting {
+  static constexpr unsigned kMaxSharedArrays = 256;  // a kernel declares a handful
+  static constexpr unsigned kMaxThreads = 1024;      // a block's most (kernels.h's max_threads)
   AccessCounts counts;
   const LaunchCounter* launch = nullptr;
   Range dynamic_smem{0, 0};
-  std::vector<Range> shared_arrays;  // a kernel declares a handful
+  Range shared_arrays[kMaxSharedArrays];
+  unsigned shared_array_count = 0;
   // The last load and the last store the instrumentation counted, so that the watched data's
   // fault on the access itself is not counted again (note_watched_access).
   Range announced_load{0, 0};
@@ -41,9 +52,11 @@ struct BlockCounting {
   AccessCounts unannounced;  // note_watched_access's
   // Global load bytes of each CUDA thread of the block (by its index in the block), and the one
   // running now (set_counted_thread): for AccessCounts::warp_global_load_bytes.
-  std::vector<uint64_t> thread_load_bytes;
+  uint64_t thread_load_bytes[kMaxThreads];
+  unsigned threads = 0;
   unsigned thread = 0;
-  const std::vector<Range>* own_memory = nullptr;  // begin_block_counting's
+  Range own_memory[kMaxOwnMemoryRanges];  // begin_block_counting's, sorted
+  unsigned own_memory_count = 0;
 };
 
 __thread BlockCounting* counted_block = nullptr;
@@ -112,11 +125,12 @@ void count_as_global_memory(const void* begin, size_t bytes) {
   global_variables().push_back({first, first + bytes});
 }
 
-LaunchCounter::LaunchCounter(const void* arguments, size_t argument_bytes)
+LaunchCounter::LaunchCounter(const void* arguments, size_t argument_bytes, const char* kernel_name)
     : buffers_(global_ranges()),
       constants_(constant_ranges()),
       arguments_(reinterpret_cast<uintptr_t>(arguments),
-                 reinterpret_cast<uintptr_t>(arguments) + argument_bytes) {}
+                 reinterpret_cast<uintptr_t>(arguments) + argument_bytes),
+      kernel_name_(kernel_name) {}
 
 bool LaunchCounter::in_device_buffer(uintptr_t address) const {
   return in_ranges(buffers_, address);
@@ -174,31 +188,32 @@ AccessCounts LaunchCounter::total() const {
 }
 
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
-                          bool watched, unsigned threads_per_block,
-                          const std::vector<Range>& own_memory) {
+                          bool watched, unsigned threads_per_block, const Range* own_memory,
+                          size_t own_memory_count) {
   static thread_local BlockCounting state;
   state.counts = AccessCounts{};
   state.launch = &launch;
   const auto begin = reinterpret_cast<uintptr_t>(dynamic_smem);
   state.dynamic_smem = {begin, begin + dynamic_bytes};
-  state.shared_arrays.clear();
+  state.shared_array_count = 0;
   state.announced_load = state.announced_store = {};
   state.watched = watched;
   state.unannounced = AccessCounts{};
-  state.thread_load_bytes.assign(threads_per_block, 0);
+  state.threads = std::min(threads_per_block, BlockCounting::kMaxThreads);
+  std::fill_n(state.thread_load_bytes, state.threads, 0);
   state.thread = 0;
-  state.own_memory = &own_memory;
+  state.own_memory_count = static_cast<unsigned>(std::min(own_memory_count, kMaxOwnMemoryRanges));
+  std::copy_n(own_memory, state.own_memory_count, state.own_memory);
   counted_block = &state;
 }
 
 void end_block_counting() {
   if (counted_block == nullptr) return;
-  const std::vector<uint64_t>& per_thread = counted_block->thread_load_bytes;
-  const uint64_t threads = per_thread.size(), warps = (threads + 31) / 32;
+  const uint64_t* per_thread = counted_block->thread_load_bytes;
+  const uint64_t threads = counted_block->threads, warps = (threads + 31) / 32;
   uint64_t busiest = 0;  // summed over the warps
   for (uint64_t first = 0; first < threads; first += 32)
-    busiest += *std::max_element(per_thread.begin() + first,
-                                 per_thread.begin() + std::min(first + 32, threads));
+    busiest += *std::max_element(per_thread + first, per_thread + std::min(first + 32, threads));
   if (warps > 0) counted_block->counts.warp_global_load_bytes += busiest * threads / warps;
   // The launch outlives its blocks; only add() needs the non-const counter.
   const_cast<LaunchCounter*>(counted_block->launch)
@@ -209,8 +224,10 @@ void end_block_counting() {
 void note_shared_array(const void* bytes, size_t size) {
   if (counted_block == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
-  counted_block->shared_arrays.push_back({begin, begin + size});
-  counted_block->counts.static_shared_bytes += size;  // each array once per block (poison_shared)
+  BlockCounting& b = *counted_block;
+  if (b.shared_array_count < BlockCounting::kMaxSharedArrays)
+    b.shared_arrays[b.shared_array_count++] = {begin, begin + size};
+  b.counts.static_shared_bytes += size;  // each array once per block (poison_shared)
 }
 
 void note_block_barrier() {
@@ -229,20 +246,41 @@ bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
 }  // namespace
 
 namespace {
-OwnMemoryReport own_memory_report = nullptr;
-
-// Whether the access reaches the emulator's own memory: own_memory_of_this_thread's ranges (the
-// thread-local blocks, this block's state among them, and the emulator's globals), this block's
-// buffers, the launch's counter, and the last launch's counts.
+// Whether the access reaches the emulator's own memory: the block's own_memory ranges (the
+// thread-local blocks, this block's state among them, and the emulator's globals), the launch's
+// counter, and the last launch's counts.
 bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t bytes) {
-  const std::vector<Range>& own = *b.own_memory;
-  auto it = std::upper_bound(own.begin(), own.end(), address,
-                             [](uintptr_t a, const Range& r) { return a < r.first; });
-  if (it != own.begin() && address < std::prev(it)->second) return true;
-  if (it != own.end() && overlap(address, bytes, it->first, it->second)) return true;
-  return overlaps(address, bytes, b.thread_load_bytes) ||
-         overlaps(address, bytes, b.shared_arrays) || b.launch->overlaps_itself(address, bytes) ||
+  const Range* own = b.own_memory;
+  const Range* end = own + b.own_memory_count;
+  const Range* it =
+      std::upper_bound(own, end, address, [](uintptr_t a, const Range& r) { return a < r.first; });
+  if (it != own && address < std::prev(it)->second) return true;
+  if (it != end && overlap(address, bytes, it->first, it->second)) return true;
+  return b.launch->overlaps_itself(address, bytes) ||
          (last_counts != nullptr && overlaps_object(address, bytes, *last_counts));
+}
+
+// A counted block's kernel code touched the emulator's own memory, which no GPU kernel can reach:
+// reported as "emulator_memory", as a fault is, with the access and its place (the hook's return
+// address, in the kernel), then the run ends. Called directly, not through a pointer a kernel of
+// an uncounted launch could have changed.
+[[noreturn]] void report_own_memory_access(const BlockCounting& b, uintptr_t address,
+                                           uint64_t bytes, bool store, uintptr_t pc) {
+  static std::atomic<bool> reporting{false};
+  if (reporting.exchange(true)) {
+    for (;;) pause();
+  }
+  const char* access = store ? "write" : "read";
+  JsonLine line("emulator_memory");
+  line.str("access", access).hex("address", address).num("bytes", static_cast<long long>(bytes));
+  line.str("kernel", b.launch->kernel_name()).dims("block", blockIdx).dims("thread", threadIdx);
+  if (pc != 0) line.hex("pc", pc - 1);  // in the call of the hook: addr2line names its line
+  char human[160];
+  std::snprintf(human, sizeof human,
+                "emulator_memory: a %s of the CPU backend's own memory at 0x%lx in kernel %s",
+                access, static_cast<unsigned long>(address), b.launch->kernel_name());
+  emit(line, human);
+  _exit(kFatalExitCode);
 }
 
 void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
@@ -251,15 +289,14 @@ void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
 }
 }  // namespace
 
-void set_own_memory_report(OwnMemoryReport report) { own_memory_report = report; }
-
 void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
   (store ? b->announced_store : b->announced_load) = {address, address + bytes};
   bool shared = inside(b->dynamic_smem, address);
-  for (const Range& r : b->shared_arrays) shared = shared || inside(r, address);
+  for (unsigned i = 0; i < b->shared_array_count; ++i)
+    shared = shared || inside(b->shared_arrays[i], address);
   if (shared) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
@@ -270,12 +307,11 @@ void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   // student's data) are the kernel's; the rest of the emulator's memory is refused.
   if (!device && !b->launch->in_arguments(address) && !b->launch->in_constant_memory(address) &&
       touches_own_memory(*b, address, bytes)) {
-    if (own_memory_report != nullptr) own_memory_report(address, bytes, store, pc);
-    std::abort();  // no reporter installed: never counted on
+    report_own_memory_access(*b, address, bytes, store, pc);
   }
   if (device || in_host_memory(*b->launch, address)) {
     add_global_access(c, bytes, store);
-    if (!store && b->thread < b->thread_load_bytes.size()) b->thread_load_bytes[b->thread] += bytes;
+    if (!store && b->thread < b->threads) b->thread_load_bytes[b->thread] += bytes;
   } else {
     ++c.other_accesses;
   }

@@ -24,7 +24,8 @@ namespace emu::detail {
 // runner reads the kernel's parameters.
 class LaunchCounter {
  public:
-  LaunchCounter(const void* arguments, size_t argument_bytes);
+  LaunchCounter(const void* arguments, size_t argument_bytes, const char* kernel_name);
+  const char* kernel_name() const { return kernel_name_; }
   bool in_device_buffer(uintptr_t address) const;
   bool in_constant_memory(uintptr_t address) const;  // count_as_constant_memory's
   bool in_arguments(uintptr_t address) const;        // the launch's closure
@@ -41,6 +42,7 @@ class LaunchCounter {
   std::vector<std::pair<uintptr_t, uintptr_t>> buffers_;  // [begin, end), sorted
   std::vector<std::pair<uintptr_t, uintptr_t>> constants_;  // sorted
   std::pair<uintptr_t, uintptr_t> arguments_;
+  const char* kernel_name_;
   mutable std::mutex mutex_;
   AccessCounts total_;
   AccessCounts unannounced_;  // the watched blocks'
@@ -52,18 +54,13 @@ class LaunchCounter {
 // `watched`: the student's data is watched in this block (watched_data.h).
 // `threads_per_block`: the block's CUDA threads, whose loads are kept apart by their index in the
 // block (set_counted_thread), warps being 32 consecutive indices.
-// `own_memory`: the process's memory no kernel may touch (own_memory.h), sorted; it must outlive
-// the block. With the block's own counting state and the launch's counter it makes the ranges an
-// access is refused in (report_own_memory_access).
+// `own_memory`: the process's memory no kernel may touch (own_memory.h), sorted, at most
+// kMaxOwnMemoryRanges of it (copied into the block's state).
+inline constexpr size_t kMaxOwnMemoryRanges = 64;
 void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_t dynamic_bytes,
                           bool watched, unsigned threads_per_block,
-                          const std::vector<std::pair<uintptr_t, uintptr_t>>& own_memory);
-
-// What ends the run when a counted block's kernel code touches the emulator's own memory: the
-// fault handlers' reporter (faults.h), which names the kernel, block, thread and place, then exits.
-// Set once by the execution layer; the counter sits below it.
-using OwnMemoryReport = void (*)(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc);
-void set_own_memory_report(OwnMemoryReport report);
+                          const std::pair<uintptr_t, uintptr_t>* own_memory,
+                          size_t own_memory_count);
 void end_block_counting();
 
 // The running block's __shared__ array at [bytes, bytes + size) (from poison_shared, which every
