@@ -7,6 +7,7 @@
 
 #include "counting_util.h"
 #include "sealed_counts.h"
+#include "sealed_tables.h"
 #include "test_util.h"
 
 // The running block's counting state (src/instrument/access_counter.h), as kernel code could find
@@ -276,6 +277,21 @@ TEST(AccessCountsDeathTest, TheSealedCountsCannotBeWritten) {
   const auto* entry = static_cast<const emu::AccessCounts*>(emu::detail::sealed_entries());
   ASSERT_FALSE(emu::detail::sealed_counts_of_case().empty());
   EXPECT_DEATH(const_cast<volatile emu::AccessCounts*>(entry)->global_loads = 0, "");
+}
+
+// The tables a count is classed by are sealed too: a write to the __constant__ ranges (which a
+// kernel of an uncounted launch once widened to the whole address space, turning the own-memory
+// check off: r3_uncounted_launch_turns_off_own_memory_check) faults.
+TEST(AccessCountsDeathTest, TheTablesACountIsMadeFromCannotBeWritten) {
+  static float table[4];
+  emu::detail::count_as_constant_memory(table, sizeof table);
+  EXPECT_TRUE(emu::detail::counts_as_constant_memory(&table[2]));
+  size_t count = 0;
+  const void* ranges =
+      emu::detail::sealed_items(emu::detail::SealedTable::kConstantVariables, count);
+  ASSERT_GT(count, 0u);
+  using Range = std::pair<uintptr_t, uintptr_t>;
+  EXPECT_DEATH(const_cast<volatile Range*>(static_cast<const Range*>(ranges))->second = ~0ull, "");
 }
 
 // The rows algorithm with every load made by the counting memcpy, as a kernel's memcpy of a

@@ -19,6 +19,7 @@
 #include "access_counter.h"
 #include "emulated_access.h"
 #include "labkit_emu/access_counts.h"
+#include "sealed_tables.h"
 #include "stack_pages.h"
 
 namespace emu::detail {
@@ -33,10 +34,25 @@ constexpr uint64_t kUndecodedBytes = 64;
 // One watched range and the state of the watched launch. A plain global, zero-initialised: it lies
 // in the runtime's own data, never in the pages it closes, and the handlers read it without a
 // guard or a lock (one OS thread runs a watched launch).
-struct Watch {
+// What is watched, as watch_during_counted_launches set it: sealed (sealed_tables.h), since a
+// kernel of an uncounted launch could otherwise move the watch off its own arrays, or point the
+// alias elsewhere.
+struct WatchConfig {
   uintptr_t begin = 0, end = 0;
   unsigned char* alias = nullptr;  // the same bytes, always open (map_twice), or null
   ZydisDecoder decoder;
+};
+
+WatchConfig watched() {
+  size_t count = 0;
+  const auto* config =
+      static_cast<const WatchConfig*>(sealed_items(SealedTable::kWatchedData, count));
+  return count == 0 ? WatchConfig{} : config[count - 1];
+}
+
+// The armed launch's state, set afresh as each counted launch starts (WatchedLaunch) and in the
+// own memory a counted block's kernel may not touch (own_memory.h).
+struct Watch {
   std::atomic<bool> armed{false};
   pthread_t thread;                          // the OS thread the armed launch runs on
   uint64_t sample[kWatchedBlocks - 1] = {};  // the armed launch's random blocks (watch_block)
@@ -58,7 +74,8 @@ struct Decoded {
 
 Decoded decode(greg_t pc) {
   Decoded d;
-  d.ok = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&watch.decoder, reinterpret_cast<const void*>(pc),
+  const WatchConfig config = watched();
+  d.ok = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&config.decoder, reinterpret_cast<const void*>(pc),
                                              ZYDIS_MAX_INSTRUCTION_LENGTH, &d.instruction,
                                              d.operands));
   return d;
@@ -87,26 +104,30 @@ bool reads_memory(const Decoded& d) {
   return false;
 }
 
-bool in_watch(uintptr_t address) { return address >= watch.begin && address < watch.end; }
+bool in_watch(uintptr_t address) {
+  const WatchConfig w = watched();
+  return address >= w.begin && address < w.end;
+}
 
 // emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
 void* accessible(uintptr_t address, uint64_t bytes) {
-  if (address + bytes <= watch.begin || address >= watch.end) {
+  const WatchConfig w = watched();
+  if (address + bytes <= w.begin || address >= w.end) {
     // A copy onto a fiber's stack may reach pages not opened yet: opened here, since a fault in
     // the handler itself (SIGSEGV blocked) would kill the process.
     open_stack_pages(address);
     return reinterpret_cast<void*>(address);
   }
-  if (address < watch.begin || address + bytes > watch.end) return nullptr;
-  return watch.alias + (address - watch.begin);
+  if (address < w.begin || address + bytes > w.end) return nullptr;
+  return w.alias + (address - w.begin);
 }
 
 // The watched pages as a shared mapping of a memory file, in place (same address, same bytes),
 // and a second, writable mapping of the same file for the handler: false (and nothing changed)
-// where the system refuses, and the handler then steps every access.
-bool map_twice(uintptr_t begin, size_t bytes) {
+// where the system refuses (null then), and the handler then steps every access.
+unsigned char* map_twice(uintptr_t begin, size_t bytes) {
   const int file = memfd_create("labkit-watched-data", MFD_CLOEXEC);
-  if (file < 0) return false;
+  if (file < 0) return nullptr;
   void* alias = MAP_FAILED;
   if (ftruncate(file, static_cast<off_t>(bytes)) == 0)
     alias = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0);
@@ -118,8 +139,7 @@ bool map_twice(uintptr_t begin, size_t bytes) {
     if (!placed) munmap(alias, bytes);
   }
   close(file);
-  if (placed) watch.alias = static_cast<unsigned char*>(alias);
-  return placed;
+  return placed ? static_cast<unsigned char*>(alias) : nullptr;
 }
 
 bool on_watch_thread() { return pthread_equal(pthread_self(), watch.thread) != 0; }
@@ -158,37 +178,45 @@ void install_step_handler() {
 
 // The whole watched range's protection, where a range is watched.
 void set_watched_protection(int protection, const char* failure) {
-  if (data_is_watched() &&
-      mprotect(reinterpret_cast<void*>(watch.begin), watch.end - watch.begin, protection) != 0)
+  const WatchConfig w = watched();
+  if (w.end > w.begin &&
+      mprotect(reinterpret_cast<void*>(w.begin), w.end - w.begin, protection) != 0)
     kit_fault(failure);
 }
 }  // namespace
 
 void watch_during_counted_launches(void* begin, size_t bytes) {
   const auto first = reinterpret_cast<uintptr_t>(begin);
-  if (watch.alias != nullptr) munmap(watch.alias, watch.end - watch.begin);
-  watch.alias = nullptr;
-  if (bytes == 0) {
-    watch.begin = watch.end = 0;  // nothing watched from here (the pages stay shared: harmless)
-    return;
-  }
+  const WatchConfig before = watched();
+  if (before.alias != nullptr) munmap(before.alias, before.end - before.begin);
+  sealed_clear(SealedTable::kWatchedData);
+  // nothing watched from here, where bytes == 0 (the pages stay shared: harmless)
+  if (bytes == 0) return;
   if (first % kPage != 0 || bytes % kPage != 0) {
     errno = EINVAL;
     kit_fault("the watched data does not fill whole pages");
   }
+  WatchConfig config;
   if (!ZYAN_SUCCESS(
-          ZydisDecoderInit(&watch.decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64))) {
+          ZydisDecoderInit(&config.decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64))) {
     errno = EINVAL;
     kit_fault("cannot start the instruction decoder");
   }
-  watch.begin = first;
-  watch.end = first + bytes;
-  map_twice(first, bytes);
+  config.begin = first;
+  config.end = first + bytes;
+  config.alias = map_twice(first, bytes);
+  sealed_append(SealedTable::kWatchedData, &config, sizeof config);
 }
 
-bool data_is_watched() { return watch.end > watch.begin; }
+bool data_is_watched() {
+  const WatchConfig w = watched();
+  return w.end > w.begin;
+}
 
-std::pair<uintptr_t, uintptr_t> watched_range() { return {watch.begin, watch.end}; }
+std::pair<uintptr_t, uintptr_t> watched_range() {
+  const WatchConfig w = watched();
+  return {w.begin, w.end};
+}
 
 WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
   if (data_is_watched()) {
@@ -224,16 +252,17 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
   if (!watch.armed.load() || !on_watch_thread()) return false;
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
   if (!in_watch(address)) return false;
+  const WatchConfig w = watched();
   auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
   const greg_t pc = registers[REG_RIP];
   const Decoded instruction = decode(pc);
-  if (!watch.stepping && watch.alias != nullptr && instruction.ok) {
+  if (!watch.stepping && w.alias != nullptr && instruction.ok) {
     const Emulated done = emulate_access(instruction.instruction, instruction.operands,
                                          *static_cast<ucontext_t*>(context), &accessible);
     for (int i = 0; i < done.count; ++i)
       if (in_watch(done.accesses[i].address))
         note_watched_access(done.accesses[i].address, done.accesses[i].bytes,
-                            done.accesses[i].store, watch.begin, watch.end);
+                            done.accesses[i].store, w.begin, w.end);
     if (done.count > 0) return true;
   }
   // Bit 1 of the x86 page-fault error code: the access was a write.
@@ -244,12 +273,11 @@ bool on_watched_fault(const siginfo_t* info, void* context) {
     watch.open_count = 0;
   }
   bool& counted = store ? watch.counted_store : watch.counted_load;
-  if (!counted)
-    note_watched_access(address, operand_bytes(instruction), store, watch.begin, watch.end);
+  if (!counted) note_watched_access(address, operand_bytes(instruction), store, w.begin, w.end);
   counted = true;
   // A read-modify-write (`add %eax, x(%rip)`, `xchg`) faults as a write, but reads too.
   if (store && !watch.counted_load && reads_memory(instruction)) {
-    note_watched_access(address, operand_bytes(instruction), false, watch.begin, watch.end);
+    note_watched_access(address, operand_bytes(instruction), false, w.begin, w.end);
     watch.counted_load = true;
   }
   if (watch.open_count == kMaxOpenPages) return false;  // no instruction gets here

@@ -11,6 +11,7 @@
 #include "diagnostics.h"
 #include "labkit_emu/device_functions.h"
 #include "memory.h"
+#include "sealed_tables.h"
 
 namespace emu {
 
@@ -68,36 +69,18 @@ __thread AccessCounts* last_counts = nullptr;
 
 bool inside(const Range& r, uintptr_t a) { return a >= r.first && a < r.second; }
 
-// count_as_global_memory's ranges, in the order they were named.
-std::mutex variables_mutex;
-std::vector<Range>& global_variables() {
-  static std::vector<Range> ranges;
-  return ranges;
-}
-
-// The device allocations and the named variables, sorted, each range once.
+// The device allocations and the named variables (count_as_global_memory's), sorted, from the
+// sealed tables (sealed_tables.h): ordinary memory here would be a kernel's to change.
 std::vector<Range> global_ranges() {
   std::vector<Range> ranges = allocation_ranges();
-  {
-    std::lock_guard<std::mutex> lock(variables_mutex);
-    ranges.insert(ranges.end(), global_variables().begin(), global_variables().end());
-  }
+  const std::vector<Range> variables = sealed_ranges(SealedTable::kGlobalVariables);
+  ranges.insert(ranges.end(), variables.begin(), variables.end());
   std::sort(ranges.begin(), ranges.end());
   return ranges;
 }
 
-// count_as_constant_memory's ranges, sorted when a launch takes them.
-std::vector<Range>& constant_variables() {
-  static std::vector<Range> ranges;
-  return ranges;
-}
-
-std::vector<Range> constant_ranges() {
-  std::lock_guard<std::mutex> lock(variables_mutex);
-  std::vector<Range> ranges = constant_variables();
-  std::sort(ranges.begin(), ranges.end());
-  return ranges;
-}
+// count_as_constant_memory's ranges, sorted.
+std::vector<Range> constant_ranges() { return sealed_ranges(SealedTable::kConstantVariables); }
 
 // Whether `address` lies in one of `ranges` (sorted, not overlapping).
 bool in_ranges(const std::vector<Range>& ranges, uintptr_t address) {
@@ -110,8 +93,8 @@ bool in_ranges(const std::vector<Range>& ranges, uintptr_t address) {
 void count_as_constant_memory(const void* begin, size_t bytes) {
   if (bytes == 0) return;
   const auto first = reinterpret_cast<uintptr_t>(begin);
-  std::lock_guard<std::mutex> lock(variables_mutex);
-  constant_variables().push_back({first, first + bytes});
+  const Range range{first, first + bytes};
+  sealed_append(SealedTable::kConstantVariables, &range, sizeof range);
 }
 
 bool counts_as_constant_memory(const void* address) {
@@ -121,8 +104,8 @@ bool counts_as_constant_memory(const void* address) {
 void count_as_global_memory(const void* begin, size_t bytes) {
   if (bytes == 0) return;
   const auto first = reinterpret_cast<uintptr_t>(begin);
-  std::lock_guard<std::mutex> lock(variables_mutex);
-  global_variables().push_back({first, first + bytes});
+  const Range range{first, first + bytes};
+  sealed_append(SealedTable::kGlobalVariables, &range, sizeof range);
 }
 
 LaunchCounter::LaunchCounter(const void* arguments, size_t argument_bytes, const char* kernel_name)

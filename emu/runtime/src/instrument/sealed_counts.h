@@ -1,6 +1,5 @@
-// The counts of every counted launch, kept where no kernel can write them: pages that are
-// read-only except for the moment this file appends to them (in launch(), when no kernel code
-// runs). The harness's own record of a launch (its LaunchRecord, on the heap) stays in reach of
+// The counts of every counted launch, sealed as it ends (core/sealed_tables.h: pages no kernel can
+// write). The harness's own record of a launch (its LaunchRecord, on the heap) stays in reach of
 // the kernels launched after it until the case's response line is written, so the harness takes
 // the counts of a case's launches from here when it writes that line
 // (labkit_emu/access_counts.h, sealed_counts_of_case).

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "diagnostics.h"
+#include "sealed_tables.h"
 
 namespace emu::detail {
 namespace {
@@ -91,6 +92,9 @@ void* allocate(size_t bytes, MemoryKind kind) {
 
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry()[reinterpret_cast<uintptr_t>(a.user)] = a;
+  const auto user = reinterpret_cast<uintptr_t>(a.user);
+  const std::pair<uintptr_t, uintptr_t> range{user, user + bytes};
+  sealed_append(SealedTable::kAllocations, &range, sizeof range);
   in_use += bytes;
   return a.user;
 }
@@ -104,6 +108,7 @@ bool release(void* ptr, bool pinned_host) {
     if ((it->second.kind == MemoryKind::pinned_host) != pinned_host) return false;
     a = it->second;
     registry().erase(it);
+    sealed_erase_first_word(SealedTable::kAllocations, reinterpret_cast<uintptr_t>(ptr));
     in_use -= a.bytes;
   }
   canary_intact(a);
@@ -116,6 +121,7 @@ void release_all() {
   {
     std::lock_guard<std::mutex> lock(registry_mutex);
     all.swap(registry());
+    sealed_clear(SealedTable::kAllocations);
     in_use = 0;
   }
   for (auto& [key, a] : all) munmap(a.map_base, a.map_bytes);
@@ -154,11 +160,9 @@ bool find_allocation_for_fault(uintptr_t address, Allocation* out) {
 }
 
 std::vector<std::pair<uintptr_t, uintptr_t>> allocation_ranges() {
+  // From the sealed copy: the registry's map is ordinary memory a kernel could have changed.
   std::lock_guard<std::mutex> lock(registry_mutex);
-  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
-  ranges.reserve(registry().size());
-  for (const auto& [key, a] : registry()) ranges.push_back({key, key + a.bytes});
-  return ranges;  // the map's order
+  return sealed_ranges(SealedTable::kAllocations);
 }
 
 size_t bytes_in_use() {
