@@ -260,7 +260,7 @@ TEST(AccessCounts, CountedLaunchesAreSealedInOrderForTheirCase) {
   EXPECT_EQ(sealed[1].global_loads, Last().global_loads);
 
   emu::detail::begin_sealed_case();
-  emu::detail::mutable_config().count_accesses = false;
+  emu::detail::ConfigWrite()->count_accesses = false;
   emu::launch(matmul_rows, dim3(1, 1), dim3(4, 4), 0, 0, small.A, small.B, small.C, 4, 4, 4);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_TRUE(emu::detail::sealed_counts_of_case().empty());

@@ -11,11 +11,12 @@ namespace emu_test {
 // Turns counting on (LABKIT_EMU_COUNT_ACCESSES) for one scope, optionally on several OS threads.
 class CountingScope {
  public:
-  explicit CountingScope(unsigned threads = 1) : saved_(emu::detail::mutable_config()) {
-    emu::detail::mutable_config().count_accesses = true;
-    emu::detail::mutable_config().threads = threads;
+  explicit CountingScope(unsigned threads = 1) : saved_(emu::detail::config()) {
+    const emu::detail::ConfigWrite c;
+    c->count_accesses = true;
+    c->threads = threads;
   }
-  ~CountingScope() { emu::detail::mutable_config() = saved_; }
+  ~CountingScope() { *emu::detail::ConfigWrite() = saved_; }
 
  private:
   emu::detail::Config saved_;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "config.h"
 #include "test_util.h"
 
 namespace emu_test {
@@ -43,6 +44,8 @@ void write_resource_report() {
       << entry(reinterpret_cast<const void*>(regs255), 255, 0) << ", "
       << entry(reinterpret_cast<const void*>(smem48k), 32, 49152) << "}}\n";
   setenv("LABKIT_EMU_KERNELS", path.c_str(), 0);
+  // The settings were read from the environment as the program started: named there too.
+  if (emu::detail::config().kernels_path.empty()) emu::detail::ConfigWrite()->kernels_path = path;
 }
 
 TEST(Device, ModelsAnH100ByDefault) {

@@ -93,9 +93,8 @@ TEST(IdleBlocks, ThreadIndicesFollowTheBlockShapeFromLaunchToLaunch) {
 // ~2 KiB of stack below the runner (fiber.h), which costs an idle thread more than its call.)
 TEST(IdleBlocks, AnIdleBlockCostsNextToNothingBesideAWorkingOne) {
   constexpr unsigned kWorking = 64, kIdle = 64 * 64;
-  auto& config = emu::detail::mutable_config();
-  const emu::detail::Config saved = config;
-  config.threads = 1;
+  const emu::detail::Config saved = emu::detail::config();
+  emu::detail::ConfigWrite()->threads = 1;
   Strips s(kIdle);
   double working_us = 1e30, idle_us = 1e30;  // per block
   for (int rep = 0; rep < 5; ++rep)
@@ -112,7 +111,7 @@ TEST(IdleBlocks, AnIdleBlockCostsNextToNothingBesideAWorkingOne) {
       else  // the first kWorking blocks work here too
         idle_us = std::min(idle_us, (us - kWorking * working_us) / (kIdle - kWorking));
     }
-  config = saved;
+  *emu::detail::ConfigWrite() = saved;
   std::printf("a working block: %.1f us; an idle block: %.2f us (ratio %.4f)\n", working_us,
               idle_us, idle_us / working_us);
   EXPECT_LT(idle_us / working_us, 1.0 / 6)

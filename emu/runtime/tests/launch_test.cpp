@@ -59,8 +59,7 @@ __global__ void mark_block_done(unsigned* done, unsigned work) {
 // growth a chance for that, on a machine kept busy by spinning threads so that the launching
 // thread is often descheduled between adding a thread and handing out the launch.
 TEST(Launch, EveryBlockHasRunWhenThePoolGrows) {
-  auto& config = emu::detail::mutable_config();
-  const emu::detail::Config saved = config;
+  const emu::detail::Config saved = emu::detail::config();
   std::atomic<bool> stop{false};
   std::vector<std::thread> load;
   for (unsigned i = 0; i < 2 * std::max(1u, std::thread::hardware_concurrency()); ++i)
@@ -72,7 +71,7 @@ TEST(Launch, EveryBlockHasRunWhenThePoolGrows) {
   unsigned* done = nullptr;
   ASSERT_EQ(cudaMalloc(&done, 4 * kMostThreads * sizeof(unsigned)), cudaSuccess);
   for (unsigned threads = 2; threads <= kMostThreads; ++threads) {
-    config.threads = threads;
+    emu::detail::ConfigWrite()->threads = threads;
     const unsigned blocks = 4 * threads;
     ASSERT_EQ(cudaMemset(done, 0, blocks * sizeof(unsigned)), cudaSuccess);
     emu::launch(mark_block_done, dim3(blocks), dim3(32), 0, 0, done, 2000u);
@@ -84,7 +83,7 @@ TEST(Launch, EveryBlockHasRunWhenThePoolGrows) {
   }
   stop = true;
   for (std::thread& t : load) t.join();
-  config = saved;
+  *emu::detail::ConfigWrite() = saved;
   cudaFree(done);
 }
 

@@ -11,7 +11,7 @@ namespace emu_test {
 // Restores the settings the other tests expect.
 class RunSettingsTest : public ::testing::Test {
  protected:
-  ~RunSettingsTest() override { emu::detail::mutable_config() = saved_; }
+  ~RunSettingsTest() override { *emu::detail::ConfigWrite() = saved_; }
   emu::detail::Config saved_ = emu::detail::config();
 };
 

@@ -13,11 +13,11 @@ namespace emu_test {
 // Runs the launches of one scope in the given thread order.
 class OrderScope {
  public:
-  explicit OrderScope(const char* order) : saved_(emu::detail::mutable_config()) {
-    auto& c = emu::detail::mutable_config();
-    EXPECT_TRUE(emu::detail::parse_order(order, &c.order, &c.seed)) << order;
+  explicit OrderScope(const char* order) : saved_(emu::detail::config()) {
+    const emu::detail::ConfigWrite c;
+    EXPECT_TRUE(emu::detail::parse_order(order, &c->order, &c->seed)) << order;
   }
-  ~OrderScope() { emu::detail::mutable_config() = saved_; }
+  ~OrderScope() { *emu::detail::ConfigWrite() = saved_; }
 
  private:
   emu::detail::Config saved_;

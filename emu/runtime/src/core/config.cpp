@@ -1,8 +1,11 @@
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <thread>
 
 namespace emu::detail {
@@ -48,10 +51,32 @@ Config load() {
 }
 }  // namespace
 
-Config& mutable_config() {
-  static Config c = load();
-  return c;
+namespace {
+// The settings, alone on a page that is read-only but while a ConfigWrite lives: in ordinary
+// memory, a kernel of an uncounted launch (whose accesses nothing checks) could set the thread
+// order back to forward before an order run's later launches, or switch counting off.
+struct alignas(4096) ConfigPage {
+  alignas(Config) unsigned char bytes[sizeof(Config)];
+};
+ConfigPage page;
+Config* settings() { return reinterpret_cast<Config*>(page.bytes); }
+
+void protect(int how) {
+  if (mprotect(&page, sizeof page, how) != 0) std::abort();
 }
 
-const Config& config() { return mutable_config(); }
+// Before the student's constructors (default priority), which could otherwise write the page
+// before it is closed.
+__attribute__((constructor(101))) void load_the_settings() {
+  new (page.bytes) Config(load());
+  protect(PROT_READ);
+}
+}  // namespace
+
+const Config& config() { return *settings(); }
+
+ConfigWrite::ConfigWrite() { protect(PROT_READ | PROT_WRITE); }
+ConfigWrite::~ConfigWrite() { protect(PROT_READ); }
+Config* ConfigWrite::operator->() const { return settings(); }
+Config& ConfigWrite::operator*() const { return *settings(); }
 }  // namespace emu::detail

@@ -222,7 +222,7 @@ namespace {
 // the launch's parameters, nor a __constant__ variable: memory of the host's.
 bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
   const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  const uintptr_t reach = config().fiber_stack_bytes;
+  const uintptr_t reach = kFiberStackBytes;
   const bool stack = address + reach >= here && address <= here + reach;
   return !stack && !launch.in_arguments(address) && !launch.in_constant_memory(address);
 }
