@@ -58,13 +58,23 @@ TEST(DeviceCallGuard, HostOnlyFunctionsGetAStubThatStopsKernels) {
 }
 
 TEST(DeviceCallGuard, WhatDeviceCodeMayCallStaysAsItIs) {
-  // Maths, printf, malloc, assert, the emulator's barriers and shuffles, the instrumentation's
+  // Maths, puts, malloc, assert, the emulator's barriers and shuffles, the instrumentation's
   // hooks, operator new, the compiler's support code.
   const DeviceCallGuard g = GuardDeviceCalls(Undefined(
-      {"sinf", "expf", "__expf_finite", "printf", "puts", "malloc", "free", "__assert_fail",
+      {"sinf", "expf", "__expf_finite", "puts", "malloc", "free", "__assert_fail",
        "_ZN3emu6detail13barrier_blockEPKciNS0_9BarrierOpEi", "_ZN3emu6detail13warp_exchangeEm",
        "__asan_load4_noabort", "__tsan_read4", "_Znwm", "__cxa_guard_acquire", "_Z7clock64v"}));
   EXPECT_TRUE(g.empty()) << g.redefinitions;
+}
+
+// What stores through a pointer the library is handed (printf's %n, frexpf's exponent) goes to
+// the emulator's versions, which report the store as the kernel's (r3_libm_pointer_output_...).
+TEST(DeviceCallGuard, PointerOutputsGoToTheEmulatorsVersions) {
+  const DeviceCallGuard g = GuardDeviceCalls(
+      Undefined({"printf", "__printf_chk", "frexpf", "modf", "remquol", "sincosf"}));
+  for (const char* name : {"printf", "__printf_chk", "frexpf", "modf", "remquol", "sincosf"})
+    EXPECT_TRUE(Renames(g, name, std::string("__emu_device_") + name)) << g.redefinitions;
+  EXPECT_TRUE(g.stubs.empty());
 }
 
 TEST(DeviceCallGuard, DataAndWeakReferencesAreNotRenamed) {

@@ -164,9 +164,11 @@ constexpr const char* kCudaRuntime =
 const FamilyText kAllowed[] = {
     // Printing to the terminal: only stdout and stderr can be named, since no file can be opened.
     // Kernels may print too (CUDA's device printf); what is printed cannot come back to them.
-    {"printf|vprintf|puts|putchar|fputs|fputc|putc|fwrite|fflush|fprintf|vfprintf|perror|"
-     "stdout|stderr|stdin|__(v?f?)printf_chk",
-     nullptr, InKernel::kCallable},
+    {"puts|putchar|fputs|fputc|putc|fwrite|fflush|perror|stdout|stderr|stdin", nullptr,
+     InKernel::kCallable},
+    // The printf family's %n stores through a pointer, unseen by the count: a kernel's call goes
+    // to the emulator's version, which refuses %n in kernel code (device_call_guard.h).
+    {"printf|vprintf|fprintf|vfprintf|__(v?f?)printf_chk", nullptr, InKernel::kEmulated},
     // Into memory, or out of it: host code only.
     {"snprintf|sprintf|vsnprintf|vsprintf|setvbuf|setbuf|__v?sn?printf_chk|__isoc99_sscanf|"
      "sscanf",
@@ -174,10 +176,14 @@ const FamilyText kAllowed[] = {
     // <cmath>, float and double (and long double) variants.
     {"(a?(sin|cos|tan)h?|atan2|exp|exp2|expm1|log|log2|log10|log1p|logb|ilogb|pow|sqrt|cbrt|hypot|"
      "fabs|fmin|fmax|fdim|fmod|fma|floor|ceil|round|lround|llround|trunc|rint|lrint|llrint|"
-     "nearbyint|copysign|ldexp|frexp|modf|scalbn|scalbln|erfc?|tgamma|lgamma|remainder|remquo|"
-     "nextafter|nan|sincos)[fl]?|__(fpclassify|isinf|isnan|finite|signbit)[fl]?|"
+     "nearbyint|copysign|ldexp|scalbn|scalbln|erfc?|tgamma|lgamma|remainder|"
+     "nextafter|nan)[fl]?|__(fpclassify|isinf|isnan|finite|signbit)[fl]?|"
      "__.*_finite",
      nullptr, InKernel::kCallable},
+    // The maths that store a result through a pointer: stores the library makes unseen by the
+    // count (a chosen byte anywhere, with frexpf), so a kernel's call goes to the emulator's
+    // version, which reports them as the kernel's.
+    {"(frexp|modf|remquo|sincos)[fl]?", nullptr, InKernel::kEmulated},
     // What CUDA device code may call as well (malloc, free, assert; abort for __trap).
     {"abort|malloc|calloc|realloc|free|aligned_alloc|posix_memalign|abs|labs|llabs|"
      "__assert_fail|__stack_chk_fail|__errno_location",

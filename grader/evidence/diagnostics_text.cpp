@@ -181,6 +181,13 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            "memory (on a GPU this is an illegal address), so the CPU backend stops the run. Read "
            "and write only the buffers, variables and shared memory your kernel is given.";
   }
+  if (kind == "counting_incomplete") {
+    return "a counted launch of " + DemangleSymbol(Text(d, "kernel", "your kernel")) + " ran " +
+           std::to_string(IntegerField(d, "blocks", 0) - IntegerField(d, "counted_blocks", 0)) +
+           " of its " + std::to_string(IntegerField(d, "blocks", 0)) +
+           " blocks uncounted: kernel code changed the CPU backend's record of which blocks it "
+           "counts, memory no GPU kernel can reach.";
+  }
   if (kind == "stack_overflow") {
     return "a GPU thread ran out of stack" + where + at +
            ": very large local arrays or deep recursion in a kernel.";

@@ -125,6 +125,13 @@ TEST(DiagnosticsText, AKernelTouchingTheEmulatorsMemorySaysWhatItReached) {
   EXPECT_NE(text.find("illegal address"), std::string::npos) << text;
 }
 
+TEST(DiagnosticsText, ACountedLaunchWithUncountedBlocksSaysHowMany) {
+  const auto d = nlohmann::json::parse(
+      R"({"kind": "counting_incomplete", "kernel": "k", "counted_blocks": 1, "blocks": 110})");
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr);
+  EXPECT_EQ(text.rfind("a counted launch of k ran 109 of its 110 blocks uncounted", 0), 0u) << text;
+}
+
 TEST(DiagnosticsText, SanitizerLogWithErrorsIsSummarised) {
   const std::string log =
       "========= COMPUTE-SANITIZER\n"

@@ -151,6 +151,10 @@ void launch(const LaunchRequest& r) {
   run_blocks(state, blocks);
   watched.reset();
   if (counter) {
+    // Every block a launch runs is counted; fewer means kernel code changed what tells the
+    // scheduler so (a launch that failed ran fewer, and its counts do not matter).
+    if (!state.failed.load() && counter->blocks() != blocks)
+      report_uncounted_blocks(*counter, blocks);
     set_last_launch_counts(counter->total());
     seal_launch_counts(counter->total());
   }

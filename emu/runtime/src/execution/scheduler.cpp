@@ -173,7 +173,15 @@ void Worker::run_block(LaunchState& launch, uint64_t block_linear) {
   const bool watched = launch.counter != nullptr && watch_block(block_linear);
   if (launch.counter != nullptr) {
     std::pair<uintptr_t, uintptr_t> own[kMaxOwnMemoryRanges];
-    const size_t own_count = own_memory_now(own, kMaxOwnMemoryRanges);
+    size_t own_count = own_memory_now(own, kMaxOwnMemoryRanges - 2);
+    // The launch's state and this worker, which say whether the next block is counted (a kernel
+    // that cleared the launch's counter pointer ran every later block uncounted:
+    // r3_counted_block_switches_off_later_blocks).
+    const auto state = reinterpret_cast<uintptr_t>(&launch);
+    const auto self = reinterpret_cast<uintptr_t>(this);
+    own[own_count++] = {state, state + sizeof launch};
+    own[own_count++] = {self, self + sizeof *this};
+    std::sort(own, own + own_count);
     begin_block_counting(*launch.counter, dynamic_smem_base, request.dynamic_smem, watched,
                          launch.threads_per_block, own, own_count);
   }

@@ -155,6 +155,11 @@ void LaunchCounter::add(const AccessCounts& block, bool watched, const AccessCou
   unannounced_ += unannounced;
 }
 
+uint64_t LaunchCounter::blocks() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return blocks_;
+}
+
 AccessCounts LaunchCounter::total() const {
   std::lock_guard<std::mutex> lock(mutex_);
   AccessCounts total = total_;
@@ -266,6 +271,24 @@ bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t byte
   _exit(kFatalExitCode);
 }
 
+}  // namespace
+
+void report_uncounted_blocks(const LaunchCounter& launch, uint64_t launched) {
+  const uint64_t counted = launch.blocks();
+  JsonLine line("counting_incomplete");
+  line.str("kernel", launch.kernel_name())
+      .num("counted_blocks", static_cast<long long>(counted))
+      .num("blocks", static_cast<long long>(launched));
+  char human[200];
+  std::snprintf(human, sizeof human,
+                "counting_incomplete: kernel %s ran %llu of its %llu blocks uncounted",
+                launch.kernel_name(), static_cast<unsigned long long>(launched - counted),
+                static_cast<unsigned long long>(launched));
+  emit(line, human);
+  _exit(kFatalExitCode);
+}
+
+namespace {
 void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
   (store ? c.global_stores : c.global_loads) += 1;
   (store ? c.global_store_bytes : c.global_load_bytes) += bytes;

@@ -37,6 +37,8 @@ class LaunchCounter {
   // The blocks' counts, and the unannounced accesses of the watched blocks scaled up to every
   // block (a sample: each watched access costs a fault).
   AccessCounts total() const;
+  // How many blocks added their counts.
+  uint64_t blocks() const;
 
  private:
   std::vector<std::pair<uintptr_t, uintptr_t>> buffers_;  // [begin, end), sorted
@@ -74,6 +76,10 @@ void note_block_barrier();
 // and a branch each.
 struct BlockCounting;
 extern __thread BlockCounting* counted_block;
+
+// A counted launch of `launched` blocks whose counter heard from fewer: kernel code changed what
+// tells the scheduler a block is counted. Reported as "counting_incomplete", then the run ends.
+[[noreturn]] void report_uncounted_blocks(const LaunchCounter& launch, uint64_t launched);
 
 // An access by instrumented code (access_hooks.cpp), counted when `counted_block` is set; `pc`,
 // the place of the access (the hook's return address), names it in a report.
