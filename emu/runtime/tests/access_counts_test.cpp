@@ -5,17 +5,11 @@
 
 #include <vector>
 
+#include "access_counter.h"
 #include "counting_util.h"
 #include "sealed_counts.h"
 #include "sealed_tables.h"
 #include "test_util.h"
-
-// The running block's counting state (src/instrument/access_counter.h), as kernel code could find
-// it.
-namespace emu::detail {
-struct BlockCounting;
-extern __thread BlockCounting* counted_block;
-}  // namespace emu::detail
 
 namespace emu_test {
 namespace {
@@ -292,6 +286,14 @@ TEST(AccessCountsDeathTest, TheTablesACountIsMadeFromCannotBeWritten) {
   ASSERT_GT(count, 0u);
   using Range = std::pair<uintptr_t, uintptr_t>;
   EXPECT_DEATH(const_cast<volatile Range*>(static_cast<const Range*>(ranges))->second = ~0ull, "");
+}
+
+// A counted launch whose counter heard from fewer blocks than it ran (kernel code changed what
+// tells the scheduler a block is counted: r3_counted_block_switches_off_later_blocks) ends the run.
+TEST(AccessCountsDeathTest, UncountedBlocksOfACountedLaunchEndTheRun) {
+  const emu::detail::LaunchCounter counter(nullptr, 0, "k");
+  EXPECT_EXIT(emu::detail::report_uncounted_blocks(counter, 4), testing::ExitedWithCode(86),
+              "counting_incomplete: kernel k ran 4 of its 4 blocks uncounted");
 }
 
 // The rows algorithm with every load made by the counting memcpy, as a kernel's memcpy of a
