@@ -96,10 +96,12 @@ void InstallLaunchHook() {}  // the link's --wrap already routes every launch he
 
 void UseSealedCounts(std::vector<LaunchRecord>& launches) {
   const std::vector<emu::AccessCounts> sealed = emu::detail::sealed_counts_of_case();
-  for (std::size_t i = 0; i < launches.size(); ++i)
-    launches[i].accesses = i < sealed.size()
-                               ? AccessPairs(sealed[i])
-                               : std::vector<std::pair<const char*, unsigned long long>>{};
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    if (i < sealed.size())
+      launches[i].accesses = AccessPairs(sealed[i]);
+    else
+      launches[i].accesses.clear();
+  }
   if (launches.empty() || sealed.size() <= launches.size()) return;
   emu::AccessCounts rest = sealed[launches.size() - 1];
   for (std::size_t i = launches.size(); i < sealed.size(); ++i) rest += sealed[i];

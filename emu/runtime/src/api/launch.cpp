@@ -155,8 +155,9 @@ void launch(const LaunchRequest& r) {
     // scheduler so (a launch that failed ran fewer, and its counts do not matter).
     if (!state.failed.load() && counter->blocks() != blocks)
       report_uncounted_blocks(*counter, blocks);
-    set_last_launch_counts(counter->total());
-    seal_launch_counts(counter->total());
+    const AccessCounts total = counter->total();
+    set_last_launch_counts(total);
+    seal_launch_counts(total);
   }
 
   check_canaries();

@@ -8,9 +8,9 @@ namespace emu::detail {
 
 enum class Order { forward, reverse, random };
 
-// A fiber's stack, each CUDA thread's. A constant, not only a setting: the count takes an access
-// within this much of a thread's frame for its own stack, and a setting lives in memory a kernel
-// of an uncounted launch could widen (docs/THREAT_MODEL.md).
+// A fiber's stack, each CUDA thread's. A constant, not a setting: the count takes an access within
+// this much of a thread's frame for its own stack, and a setting lives in memory a kernel of an
+// uncounted launch could widen (docs/THREAT_MODEL.md).
 inline constexpr size_t kFiberStackBytes = 128 * 1024;
 
 struct Config {
@@ -19,7 +19,6 @@ struct Config {
   unsigned threads = 1;  // OS worker threads for blocks
   std::string device = "h100-sxm";
   std::string kernels_path;  // resource report, empty when absent
-  size_t fiber_stack_bytes = kFiberStackBytes;
   // LABKIT_EMU_COUNT_ACCESSES=1: count each launch's memory accesses (labkit_emu/access_counts.h).
   bool count_accesses = false;
 };

@@ -24,7 +24,7 @@ struct alignas(4096) Anchor {
   uint64_t case_begin;
 };
 Anchor anchor;
-std::mutex writers;  // host threads may allocate at once (the tables' readers take copies)
+std::mutex writers;  // host threads may allocate at once (sealed_copy takes it too)
 
 Table& table_of(SealedTable t) { return anchor.tables[static_cast<unsigned>(t)]; }
 
@@ -122,11 +122,18 @@ void set_sealed_case_begin(uint64_t index) {
 
 uint64_t sealed_case_begin() { return anchor.case_begin; }
 
+std::vector<unsigned char> sealed_copy(SealedTable table, size_t first) {
+  const std::lock_guard<std::mutex> lock(writers);
+  const Table& t = table_of(table);
+  if (first >= t.count) return {};
+  return {t.items + first * t.item_bytes, t.items + t.count * t.item_bytes};
+}
+
 std::vector<std::pair<uintptr_t, uintptr_t>> sealed_ranges(SealedTable table) {
-  size_t count = 0;
-  const auto* items =
-      static_cast<const std::pair<uintptr_t, uintptr_t>*>(sealed_items(table, count));
-  std::vector<std::pair<uintptr_t, uintptr_t>> ranges(items, items + count);
+  using Range = std::pair<uintptr_t, uintptr_t>;
+  const std::vector<unsigned char> bytes = sealed_copy(table, 0);
+  std::vector<Range> ranges(bytes.size() / sizeof(Range));
+  if (!ranges.empty()) std::memcpy(ranges.data(), bytes.data(), ranges.size() * sizeof(Range));
   std::sort(ranges.begin(), ranges.end());
   return ranges;
 }

@@ -32,8 +32,11 @@ void sealed_append(SealedTable table, const void* item, size_t bytes);
 // Removes every item whose first word equals `key` (a range by its begin).
 void sealed_erase_first_word(SealedTable table, uintptr_t key);
 void sealed_clear(SealedTable table);
-// The items, as stored; null when there are none. `count` is set to how many.
+// The items, as stored; null when there are none. `count` is set to how many. In place, for the
+// signal handler (which may take no lock): an append on another thread may move them.
 const void* sealed_items(SealedTable table, size_t& count);
+// The items from the `first` on, copied under the writers' lock.
+std::vector<unsigned char> sealed_copy(SealedTable table, size_t first);
 
 // One number kept sealed: the index in kLaunchCounts where the running case's counts begin.
 void set_sealed_case_begin(uint64_t index);

@@ -69,7 +69,7 @@ bool same_place(const char* file_a, int line_a, const char* file_b, int line_b) 
 }
 }  // namespace
 
-Worker::Worker() : fibers_(config().fiber_stack_bytes) {
+Worker::Worker() : fibers_(kFiberStackBytes) {
   ensure_alternate_signal_stack();
   if (races_.active()) fibers_.keep_frames_at_top();
 }

@@ -31,27 +31,27 @@ constexpr int kMaxOpenPages = 4;
 // What an access counts for when its instruction cannot be decoded: the widest vector load.
 constexpr uint64_t kUndecodedBytes = 64;
 
-// One watched range and the state of the watched launch. A plain global, zero-initialised: it lies
-// in the runtime's own data, never in the pages it closes, and the handlers read it without a
-// guard or a lock (one OS thread runs a watched launch).
 // What is watched, as watch_during_counted_launches set it: sealed (sealed_tables.h), since a
 // kernel of an uncounted launch could otherwise move the watch off its own arrays, or point the
-// alias elsewhere.
+// alias elsewhere. The handlers read it in place, without a guard or a lock (one OS thread runs a
+// watched launch).
 struct WatchConfig {
   uintptr_t begin = 0, end = 0;
   unsigned char* alias = nullptr;  // the same bytes, always open (map_twice), or null
   ZydisDecoder decoder;
 };
 
-WatchConfig watched() {
+// The sealed configuration, or null where nothing is watched.
+const WatchConfig* watched() {
   size_t count = 0;
   const auto* config =
       static_cast<const WatchConfig*>(sealed_items(SealedTable::kWatchedData, count));
-  return count == 0 ? WatchConfig{} : config[count - 1];
+  return count == 0 ? nullptr : &config[count - 1];
 }
 
-// The armed launch's state, set afresh as each counted launch starts (WatchedLaunch) and in the
-// own memory a counted block's kernel may not touch (own_memory.h).
+// The armed launch's state: a plain global, zero-initialised, set afresh as each counted launch
+// starts (WatchedLaunch), in the runtime's own data (never in the pages it closes, and in the own
+// memory a counted block's kernel may not touch: own_memory.h).
 struct Watch {
   std::atomic<bool> armed{false};
   pthread_t thread;                          // the OS thread the armed launch runs on
@@ -72,10 +72,9 @@ struct Decoded {
   ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
 };
 
-Decoded decode(greg_t pc) {
+Decoded decode(const WatchConfig& w, greg_t pc) {
   Decoded d;
-  const WatchConfig config = watched();
-  d.ok = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&config.decoder, reinterpret_cast<const void*>(pc),
+  d.ok = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&w.decoder, reinterpret_cast<const void*>(pc),
                                              ZYDIS_MAX_INSTRUCTION_LENGTH, &d.instruction,
                                              d.operands));
   return d;
@@ -104,22 +103,21 @@ bool reads_memory(const Decoded& d) {
   return false;
 }
 
-bool in_watch(uintptr_t address) {
-  const WatchConfig w = watched();
+bool in_watch(const WatchConfig& w, uintptr_t address) {
   return address >= w.begin && address < w.end;
 }
 
 // emulated_access.h's view of memory: the watched bytes through the other mapping, the rest as is.
 void* accessible(uintptr_t address, uint64_t bytes) {
-  const WatchConfig w = watched();
-  if (address + bytes <= w.begin || address >= w.end) {
+  const WatchConfig* w = watched();
+  if (w == nullptr || address + bytes <= w->begin || address >= w->end) {
     // A copy onto a fiber's stack may reach pages not opened yet: opened here, since a fault in
     // the handler itself (SIGSEGV blocked) would kill the process.
     open_stack_pages(address);
     return reinterpret_cast<void*>(address);
   }
-  if (address < w.begin || address + bytes > w.end) return nullptr;
-  return w.alias + (address - w.begin);
+  if (address < w->begin || address + bytes > w->end) return nullptr;
+  return w->alias + (address - w->begin);
 }
 
 // The watched pages as a shared mapping of a memory file, in place (same address, same bytes),
@@ -178,17 +176,17 @@ void install_step_handler() {
 
 // The whole watched range's protection, where a range is watched.
 void set_watched_protection(int protection, const char* failure) {
-  const WatchConfig w = watched();
-  if (w.end > w.begin &&
-      mprotect(reinterpret_cast<void*>(w.begin), w.end - w.begin, protection) != 0)
+  const WatchConfig* w = watched();
+  if (w != nullptr && w->end > w->begin &&
+      mprotect(reinterpret_cast<void*>(w->begin), w->end - w->begin, protection) != 0)
     kit_fault(failure);
 }
 }  // namespace
 
 void watch_during_counted_launches(void* begin, size_t bytes) {
   const auto first = reinterpret_cast<uintptr_t>(begin);
-  const WatchConfig before = watched();
-  if (before.alias != nullptr) munmap(before.alias, before.end - before.begin);
+  if (const WatchConfig* before = watched(); before != nullptr && before->alias != nullptr)
+    munmap(before->alias, before->end - before->begin);
   sealed_clear(SealedTable::kWatchedData);
   // nothing watched from here, where bytes == 0 (the pages stay shared: harmless)
   if (bytes == 0) return;
@@ -209,13 +207,14 @@ void watch_during_counted_launches(void* begin, size_t bytes) {
 }
 
 bool data_is_watched() {
-  const WatchConfig w = watched();
-  return w.end > w.begin;
+  const WatchConfig* w = watched();
+  return w != nullptr && w->end > w->begin;
 }
 
 std::pair<uintptr_t, uintptr_t> watched_range() {
-  const WatchConfig w = watched();
-  return {w.begin, w.end};
+  const WatchConfig* w = watched();
+  return w == nullptr ? std::pair<uintptr_t, uintptr_t>{0, 0}
+                      : std::pair<uintptr_t, uintptr_t>{w->begin, w->end};
 }
 
 WatchedLaunch::WatchedLaunch(uint64_t launched_blocks) {
@@ -251,16 +250,17 @@ void unwatch_block() {
 bool on_watched_fault(const siginfo_t* info, void* context) {
   if (!watch.armed.load() || !on_watch_thread()) return false;
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
-  if (!in_watch(address)) return false;
-  const WatchConfig w = watched();
+  const WatchConfig* watching = watched();
+  if (watching == nullptr || !in_watch(*watching, address)) return false;
+  const WatchConfig& w = *watching;
   auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
   const greg_t pc = registers[REG_RIP];
-  const Decoded instruction = decode(pc);
+  const Decoded instruction = decode(w, pc);
   if (!watch.stepping && w.alias != nullptr && instruction.ok) {
     const Emulated done = emulate_access(instruction.instruction, instruction.operands,
                                          *static_cast<ucontext_t*>(context), &accessible);
     for (int i = 0; i < done.count; ++i)
-      if (in_watch(done.accesses[i].address))
+      if (in_watch(w, done.accesses[i].address))
         note_watched_access(done.accesses[i].address, done.accesses[i].bytes,
                             done.accesses[i].store, w.begin, w.end);
     if (done.count > 0) return true;

@@ -223,17 +223,13 @@ void note_block_barrier() {
 }
 
 namespace {
-// Neither the running CUDA thread's stack (its fiber's, within a stack's size of this frame), nor
-// the launch's parameters, nor a __constant__ variable: memory of the host's.
-bool in_host_memory(const LaunchCounter& launch, uintptr_t address) {
+// The running CUDA thread's stack: its fiber's, within a stack's size of this frame.
+bool on_own_stack(uintptr_t address) {
   const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   const uintptr_t reach = kFiberStackBytes;
-  const bool stack = address + reach >= here && address <= here + reach;
-  return !stack && !launch.in_arguments(address) && !launch.in_constant_memory(address);
+  return address + reach >= here && address <= here + reach;
 }
-}  // namespace
 
-namespace {
 // Whether the access reaches the emulator's own memory: the block's own_memory ranges (the
 // thread-local blocks, this block's state among them, and the emulator's globals), the launch's
 // counter, and the last launch's counts.
@@ -311,11 +307,13 @@ void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   const bool device = b->launch->in_device_buffer(address);
   // The launch's parameters and its __constant__ variables (in a writable segment, outside the
   // student's data) are the kernel's; the rest of the emulator's memory is refused.
-  if (!device && !b->launch->in_arguments(address) && !b->launch->in_constant_memory(address) &&
-      touches_own_memory(*b, address, bytes)) {
+  const bool parameter_or_constant =
+      !device && (b->launch->in_arguments(address) || b->launch->in_constant_memory(address));
+  if (!device && !parameter_or_constant && touches_own_memory(*b, address, bytes))
     report_own_memory_access(*b, address, bytes, store, pc);
-  }
-  if (device || in_host_memory(*b->launch, address)) {
+  // Neither a device buffer, nor the kernel's own (its parameters, constants, stack): memory of the
+  // host's, which no GPU kernel can read, counted as global so that operands kept there are too.
+  if (device || (!parameter_or_constant && !on_own_stack(address))) {
     add_global_access(c, bytes, store);
     if (!store && b->thread < b->threads) b->thread_load_bytes[b->thread] += bytes;
   } else {

@@ -24,31 +24,35 @@ int __vprintf_chk(int flag, const char* format, va_list args);
 int __vfprintf_chk(FILE* stream, int flag, const char* format, va_list args);
 }
 
+// The place of the call in the student's code: each wrapper's own return address, taken in the
+// wrapper (not in a helper, whose return address would be the wrapper's, or the student's only
+// where the compiler inlined it).
+#define EMU_CALLER reinterpret_cast<uintptr_t>(__builtin_return_address(0))
+
 namespace {
 template <class T>
-void note_store(T* p) {
+void note_store(T* p, uintptr_t caller) {
   if (emu::detail::counted_block != nullptr)
-    emu::detail::note_access(reinterpret_cast<uintptr_t>(p), sizeof(T), /*store=*/true,
-                             reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+    emu::detail::note_access(reinterpret_cast<uintptr_t>(p), sizeof(T), /*store=*/true, caller);
 }
 }  // namespace
 
 #define EMU_POINTER_OUTPUT_MATHS(T, suffix)                      \
   extern "C" T __emu_device_frexp##suffix(T x, int* e) {         \
-    note_store(e);                                               \
+    note_store(e, EMU_CALLER);                                   \
     return frexp##suffix(x, e);                                  \
   }                                                              \
   extern "C" T __emu_device_modf##suffix(T x, T* whole) {        \
-    note_store(whole);                                           \
+    note_store(whole, EMU_CALLER);                               \
     return modf##suffix(x, whole);                               \
   }                                                              \
   extern "C" T __emu_device_remquo##suffix(T x, T y, int* q) {   \
-    note_store(q);                                               \
+    note_store(q, EMU_CALLER);                                   \
     return remquo##suffix(x, y, q);                              \
   }                                                              \
   extern "C" void __emu_device_sincos##suffix(T x, T* s, T* c) { \
-    note_store(s);                                               \
-    note_store(c);                                               \
+    note_store(s, EMU_CALLER);                                   \
+    note_store(c, EMU_CALLER);                                   \
     sincos##suffix(x, s, c);                                     \
   }
 
@@ -70,15 +74,14 @@ bool stores_a_count(const char* format) {
   return false;
 }
 
-void refuse_count_store_in_kernel(const char* format) {
+void refuse_count_store_in_kernel(const char* format, uintptr_t caller) {
   if (__emu_kernel_running != 0 && stores_a_count(format))
-    __emu_host_call_in_kernel("printf with %n",
-                              reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+    __emu_host_call_in_kernel("printf with %n", caller);
 }
 }  // namespace
 
 extern "C" int __emu_device_printf(const char* format, ...) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   va_list args;
   va_start(args, format);
   const int n = std::vprintf(format, args);
@@ -86,7 +89,7 @@ extern "C" int __emu_device_printf(const char* format, ...) {
   return n;
 }
 extern "C" int __emu_device_fprintf(FILE* stream, const char* format, ...) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   va_list args;
   va_start(args, format);
   const int n = std::vfprintf(stream, format, args);
@@ -94,15 +97,15 @@ extern "C" int __emu_device_fprintf(FILE* stream, const char* format, ...) {
   return n;
 }
 extern "C" int __emu_device_vprintf(const char* format, va_list args) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   return std::vprintf(format, args);
 }
 extern "C" int __emu_device_vfprintf(FILE* stream, const char* format, va_list args) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   return std::vfprintf(stream, format, args);
 }
 extern "C" int __emu_device___printf_chk(int flag, const char* format, ...) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   va_list args;
   va_start(args, format);
   const int n = __vprintf_chk(flag, format, args);
@@ -110,7 +113,7 @@ extern "C" int __emu_device___printf_chk(int flag, const char* format, ...) {
   return n;
 }
 extern "C" int __emu_device___fprintf_chk(FILE* stream, int flag, const char* format, ...) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   va_list args;
   va_start(args, format);
   const int n = __vfprintf_chk(stream, flag, format, args);
@@ -118,11 +121,11 @@ extern "C" int __emu_device___fprintf_chk(FILE* stream, int flag, const char* fo
   return n;
 }
 extern "C" int __emu_device___vprintf_chk(int flag, const char* format, va_list args) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   return __vprintf_chk(flag, format, args);
 }
 extern "C" int __emu_device___vfprintf_chk(FILE* stream, int flag, const char* format,
                                            va_list args) {
-  refuse_count_store_in_kernel(format);
+  refuse_count_store_in_kernel(format, EMU_CALLER);
   return __vfprintf_chk(stream, flag, format, args);
 }

@@ -1,5 +1,7 @@
 #include "sealed_counts.h"
 
+#include <cstring>
+
 #include "sealed_tables.h"
 
 namespace emu::detail {
@@ -15,12 +17,11 @@ void begin_sealed_case() {
 }
 
 std::vector<AccessCounts> sealed_counts_of_case() {
-  size_t count = 0;
-  const auto* all =
-      static_cast<const AccessCounts*>(sealed_items(SealedTable::kLaunchCounts, count));
-  const uint64_t begin = sealed_case_begin();
-  if (all == nullptr || begin >= count) return {};
-  return {all + begin, all + count};
+  const std::vector<unsigned char> bytes =
+      sealed_copy(SealedTable::kLaunchCounts, sealed_case_begin());
+  std::vector<AccessCounts> counts(bytes.size() / sizeof(AccessCounts));
+  if (!counts.empty()) std::memcpy(counts.data(), bytes.data(), bytes.size());
+  return counts;
 }
 
 const void* sealed_entries() {

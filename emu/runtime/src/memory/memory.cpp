@@ -161,7 +161,6 @@ bool find_allocation_for_fault(uintptr_t address, Allocation* out) {
 
 std::vector<std::pair<uintptr_t, uintptr_t>> allocation_ranges() {
   // From the sealed copy: the registry's map is ordinary memory a kernel could have changed.
-  std::lock_guard<std::mutex> lock(registry_mutex);
   return sealed_ranges(SealedTable::kAllocations);
 }
 
