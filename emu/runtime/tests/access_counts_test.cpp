@@ -7,7 +7,6 @@
 
 #include "access_counter.h"
 #include "counting_util.h"
-#include "sealed_counts.h"
 #include "sealed_tables.h"
 #include "test_util.h"
 
@@ -268,7 +267,9 @@ TEST(AccessCountsDeathTest, TheSealedCountsCannotBeWritten) {
   emu::detail::begin_sealed_case();
   emu::launch(matmul_rows, dim3(1, 1), dim3(4, 4), 0, 0, p.A, p.B, p.C, 4, 4, 4);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const auto* entry = static_cast<const emu::AccessCounts*>(emu::detail::sealed_entries());
+  size_t count = 0;
+  const auto* entry = static_cast<const emu::AccessCounts*>(
+      emu::detail::sealed_items(emu::detail::SealedTable::kLaunchCounts, count));
   ASSERT_FALSE(emu::detail::sealed_counts_of_case().empty());
   EXPECT_DEATH(const_cast<volatile emu::AccessCounts*>(entry)->global_loads = 0, "");
 }

@@ -24,9 +24,4 @@ std::vector<AccessCounts> sealed_counts_of_case() {
   return counts;
 }
 
-const void* sealed_entries() {
-  size_t count = 0;
-  return sealed_items(SealedTable::kLaunchCounts, count);
-}
-
 }  // namespace emu::detail

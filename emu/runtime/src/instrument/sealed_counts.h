@@ -12,7 +12,4 @@ namespace emu::detail {
 // Appends one counted launch's counts. Not thread-safe: launches run one at a time.
 void seal_launch_counts(const AccessCounts& counts);
 
-// Where the sealed entries lie (the tests write there to see the write refused).
-const void* sealed_entries();
-
 }  // namespace emu::detail
