@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "fake_compile_test_util.h"
 #include "manifest.h"
 #include "submission_build.h"
 #include "symbol_policy.h"
@@ -34,6 +35,7 @@ class ScriptedTools : public ProcessRunner {
   std::vector<Command> commands;
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
+    WriteDependencyList(command);
     ProcessResult r;
     r.started = true;
     r.exit_code = 0;

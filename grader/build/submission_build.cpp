@@ -8,6 +8,7 @@
 
 #include "cuda_arch.h"
 #include "device_call_guard.h"
+#include "header_policy.h"
 #include "instruction_policy.h"
 #include "kit_replay_program.h"
 #include "link_wraps.h"
@@ -91,14 +92,16 @@ std::vector<std::string> SubmissionBuilder::CompileCommand(const std::string& so
     // -no-compress: nvcc 13 stores PTX compressed (and cubins, in some of its modes), which
     // labgrade does not expand; it reads both off this object's fatbinary (fatbin_resources.h,
     // fatbin_ptx.h) rather than trust a second compile the source could make differ.
-    std::vector<std::string> cmd = {manifest_.nvcc, "-c",           "-std=c++17",  "-O3",
-                                    "-lineinfo",    "-no-compress", GpuArchFlag(), lab_include,
-                                    "-o",           object,         source};
+    std::vector<std::string> cmd = {manifest_.nvcc, "-c",          "-std=c++17", "-O3", "-lineinfo",
+                                    "-no-compress", GpuArchFlag(), lab_include,  "-MD", "-MF",
+                                    object + ".d",  "-o",          object,       source};
     if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 1, "-fmad=false");
     return cmd;
   }
-  std::vector<std::string> cmd = {manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",
-                                  lab_include,       "-c",          source,       "-o",  object};
+  // -MD: the headers the source included, for header_policy.h.
+  std::vector<std::string> cmd = {
+      manifest_.emu_cxx, manifest_.cxx, "-std=c++17", "-O2", "-g",  lab_include, "-MD", "-MF",
+      object + ".d",     "-c",          source,       "-o",  object};
   if (flavour == Flavour::kNoFma) cmd.insert(cmd.begin() + 2, "-ffp-contract=off");
   // -O1: ThreadSanitizer's reports then name the lines as written. Its instrumentation cannot be
   // combined with AddressSanitizer's below: this build counts nothing.
@@ -332,6 +335,10 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     if (check_symbols_ || cpu) symbols = Symbols(object, file);
     if (symbols && !*symbols) return Failure("unchecked_object", symbols->error());
     if (check_symbols_) {
+      // header_policy.h: no header that stands in for a refused call.
+      const auto headers = IncludedHeadersRefusal(object + ".d", file, *readable);
+      if (!headers) return Failure("unchecked_object", headers.error());
+      if (!headers->empty()) return Failure("forbidden_header", *headers);
       // symbol_policy.h: only the library calls the labs need, and no library's names defined.
       const std::vector<SymbolRefusal> refused = RefusedSymbols(**symbols, backend);
       if (!refused.empty()) return Failure("forbidden_symbol", RefusalMessage(file, refused));

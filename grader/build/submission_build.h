@@ -22,6 +22,7 @@ struct BuildOutcome {
   bool ok = false;
   // What failed: "missing_file", "unreadable_file" (a FIFO, a link, a directory, too large),
   // "shadowed_header" (a changed copy of the lab's frozen header in the folder), "compile",
+  // "forbidden_header" (a header that stands in for a refused call, header_policy.h),
   // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself),
   // "uncounted_access" (CPU backend: code its count of memory accesses cannot see, in emu-cxx's
   // words),

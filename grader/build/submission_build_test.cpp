@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 
+#include "fake_compile_test_util.h"
+
 namespace labkit {
 namespace {
 namespace fs = std::filesystem;
@@ -26,6 +28,7 @@ class FakeRunner : public ProcessRunner {
   std::string missing;                            // a program that is not installed
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
+    WriteDependencyList(command);
     ProcessResult r;
     r.started = command.argv.at(0) != missing;
     r.exit_code =

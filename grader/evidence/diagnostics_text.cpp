@@ -128,6 +128,16 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
     const std::string access = Text(d, "access", "access");
     const bool write = access == "write";
     std::string what = "an out-of-bounds " + access + where + at;
+    // The block's dynamic shared memory (the emulator says so): no matrix's bounds check is the
+    // cause, the launch's size for it is.
+    if (Text(d, "buffer") == "dynamic_shared" && size >= 0)
+      return what + ": " +
+             OutOfBoundsPosition(
+                 offset, size,
+                 "the block's " + std::to_string(size) + " bytes of dynamic shared memory") +
+             ". Usual cause: the launch asked for less dynamic shared memory (its third <<<>>> "
+             "argument, in bytes) than the kernel indexes: size it for every tile the kernel "
+             "keeps there (e.g. 2 * side * side * sizeof(float) for two side x side tiles).";
     std::string matrix;
     if (size >= 0 && offset >= 0) {
       matrix = shape != nullptr ? MatricesOfSize(size, *shape, write) : "";
@@ -161,6 +171,7 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
     return Text(d, "call", "a copy") + ": " + Text(d, "detail") +
            ". Check the order of the destination and source and the cudaMemcpyKind.";
   }
+  if (kind == "unsupported_copy") return Text(d, "call", "a copy") + ": " + Text(d, "detail") + ".";
   if (kind == "guard_overwritten") {
     return "memory just outside a device buffer was overwritten" + where + ": " +
            Text(d, "detail") + ". Usual cause: a store into C without a bounds check.";

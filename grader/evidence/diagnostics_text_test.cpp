@@ -53,6 +53,21 @@ TEST(DiagnosticsText, OutOfBoundsWriteNamesCAndItsGuard) {
             "if (row < m && col < k), and let every thread still reach the barriers.");
 }
 
+// Past the block's dynamic shared memory: the launch's size for it is the cause, not a guard on C
+// (a false-failure hunt's wrong cause, 2026-11-28: "a 32-byte device buffer ... a store into C").
+TEST(DiagnosticsText, OutOfBoundsInDynamicSharedMemoryNamesTheLaunchsSize) {
+  const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "write",
+      "buffer_bytes": 32, "offset": 64, "buffer": "dynamic_shared", "kernel": "_Z1kPKfS0_Pfiii",
+      "block": [0, 0, 0], "thread": [0, 0, 0]})");
+  const Shape shape{1, 1, 8};  // C of 32 bytes too: the emulator's word decides, not the size
+  const std::string text = DescribeEmuDiagnostic(d, "", nullptr, &shape);
+  EXPECT_NE(text.find("element 16 of the block's 32 bytes of dynamic shared memory"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("third <<<>>> argument"), std::string::npos) << text;
+  EXPECT_EQ(text.find("store into C"), std::string::npos) << text;
+}
+
 // A store 64 MiB before C (seen on an H200, 2026-11-26): memcheck names the nearest allocation,
 // A of a 1 x 1 x 1 case, which the store never meant. Before: "element -16776960 of A (1 x 1)".
 TEST(DiagnosticsText, AnAccessFarFromEveryMatrixNamesNoElement) {

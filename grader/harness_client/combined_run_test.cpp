@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "request_files_test_util.h"
+
 namespace labkit {
 namespace {
 
@@ -16,8 +18,7 @@ class EchoHarness : public ProcessRunner {
   ProcessResult Run(const Command& command) override {
     // Named relative to the program's folder (HarnessCommand).
     const std::filesystem::path folder = command.cwd;
-    std::ifstream in(folder / command.argv.at(1));
-    const nlohmann::json request = nlohmann::json::parse(in);
+    const nlohmann::json request = ReadWholeRequest(folder / command.argv.at(1));
     top_exercise = request.at("exercise");
     std::ofstream out(folder / command.argv.at(2));
     out << R"({"type": "device", "backend": "cpu", "name": "model"})" << "\n";

@@ -5,6 +5,7 @@
 #include "gpu_counters.h"
 #include "inputs.h"
 #include "kit_replay_program.h"
+#include "request_lines.h"
 #include "untrusted_file.h"
 
 namespace labkit {
@@ -62,7 +63,22 @@ Status WriteRequest(const std::string& dir, const HarnessOptions& options,
   if (!student_image.is_null()) request["student_image"] = student_image;
   AddRunSettings(options, request);
   if (!written) return written;
-  return WriteUntrustedFile(dir + "request.json", request.dump(1));
+  return WriteHarnessRequest(dir, std::move(request));
+}
+
+Status WriteHarnessRequest(const std::string& dir, json request) {
+  std::string lines;
+  bool marks_counted = false;
+  if (request.contains("cases"))
+    for (const json& c : request["cases"]) {
+      lines += c.dump() + "\n";
+      marks_counted = marks_counted || c.value("counted", false);
+    }
+  request.erase("cases");
+  request["marks_counted"] = marks_counted;
+  // The cases first: a harness that finds request.json finds its cases beside it.
+  if (Status written = WriteUntrustedFile(dir + kCasesFileName, lines); !written) return written;
+  return WriteUntrustedFile(dir + kRequestFileName, request.dump(1));
 }
 
 void AddRunSettings(const HarnessOptions& options, json& request) {
@@ -99,7 +115,8 @@ Command HarnessCommand(const std::string& executable, const std::string& dir,
   // and response are named relative to its folder (cwd), and what differs between checks is in
   // the request (AddRunSettings).
   const std::string named = kit_program ? dir : "";
-  std::vector<std::string> harness = {executable, named + "request.json", named + "response.jsonl"};
+  std::vector<std::string> harness = {executable, named + kRequestFileName,
+                                      named + "response.jsonl"};
   if (!mode.empty()) harness.insert(harness.begin() + 1, mode);
   // In every GPU run alike, for the same reason; only a counting run is shown the folder.
   if (options.uses_gpu) cmd.env[gpu_metric::kLockDirVariable] = kCounterLockDir;

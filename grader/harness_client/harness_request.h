@@ -1,4 +1,4 @@
-// What a harness run is given (docs/DESIGN.md, "Harness protocol"): request.json and the input
+// What a harness run is given (docs/DESIGN.md, "Harness protocol"): the request and the input
 // matrices written into the run's folder, and the command line that runs the harness there (under
 // compute-sanitizer or Nsight Compute when asked, with the emulator's and ThreadSanitizer's
 // settings in its environment).
@@ -20,6 +20,11 @@ namespace labkit {
 Status WriteRequest(const std::string& dir, const HarnessOptions& options,
                     const std::vector<MatrixCase>& cases, bool with_inputs = true,
                     const nlohmann::json& student_image = nullptr);
+
+// Writes `request` into `dir` as the harness reads it (request_lines.h): its "cases" one a line in
+// cases.jsonl, the rest (and "marks_counted", whether any case is marked "counted") in
+// request.json. Both through WriteUntrustedFile: the folder is one the student's code ran in.
+Status WriteHarnessRequest(const std::string& dir, nlohmann::json request);
 
 // What makes this run one check and not another, in the request (matmul or query alike), where
 // only the kit's code reads it: with gpu_counters, every launch counted by the GPU's profiler and

@@ -62,8 +62,7 @@ std::string RecordQueries(ProcessRunner& runner, const std::string& executable,
   std::error_code ec;
   fs::remove_all(record_dir, ec);
   fs::create_directories(record_dir, ec);
-  if (const Status written = WriteUntrustedFile(record_dir + "request.json", request.dump(1));
-      !written)
+  if (const Status written = WriteHarnessRequest(record_dir, request); !written)
     return "cannot write the record run's request: " + written.error();
   HarnessOptions record = options;
   record.gpu_counters = false;
@@ -207,7 +206,7 @@ HarnessRun RunQueries(ProcessRunner& runner, const std::string& executable,
   }
   if (options.list_launches) request["list_launches"] = true;
   AddRunSettings(options, request);
-  if (const Status written = WriteUntrustedFile(dir + "request.json", request.dump(1)); !written) {
+  if (const Status written = WriteHarnessRequest(dir, request); !written) {
     run.harness_error = "cannot write the request: " + written.error();
     return run;
   }

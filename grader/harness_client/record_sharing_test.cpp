@@ -10,6 +10,7 @@
 
 #include "harness_runner.h"
 #include "replay_plan.h"
+#include "request_files_test_util.h"
 
 namespace labkit {
 namespace {
@@ -41,7 +42,7 @@ class RecordingHarness : public ProcessRunner {
     (record ? records : replays)++;
     // Named relative to the program's folder (HarnessCommand).
     const std::filesystem::path folder = command.cwd;
-    const json request = json::parse(std::ifstream(folder / command.argv.at(2)));
+    const json request = ReadWholeRequest(folder / command.argv.at(2));
     std::ofstream response(folder / command.argv.at(3));
     int recorded = 0;
     for (const json& c : request.at("cases")) {

@@ -1,6 +1,7 @@
 #include "drawn_shapes.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "exercise_checks.h"
@@ -97,6 +98,39 @@ MatrixCase WithInputs(const GradeEnv& env, const std::string& id, const Shape& s
   return c;
 }
 
+// A set drawn from lab.yaml's `drawn` ranges under `key`: each parameter its range's low plus a
+// multiple of its step, from a state of its own.
+ParamSet DrawnFromRanges(const GradeEnv& env, const std::string& key,
+                         const std::map<std::string, ParamRange>& ranges) {
+  ParamSet set;
+  for (const auto& [name, range] : ranges) {
+    uint64_t state = MatrixSeed(env.seed, key, name);
+    const int64_t span = (range.high - range.low) / range.step * range.step;
+    set[name] = range.low + SeededBetween(state, 0, span, range.step);
+  }
+  return set;
+}
+
+// lab.yaml's `drawn` sets, each the first of a few draws that no published or earlier drawn set
+// has (a set already graded would only be the same call again); after the few, the last stands.
+std::vector<ParamSet> DrawnFromRanges(const GradeEnv& env, const Exercise& ex) {
+  std::vector<ParamSet> drawn;
+  if (!ex.drawn) return drawn;
+  std::vector<ParamSet> taken = ex.params;
+  for (int64_t i = 0; i < ex.drawn->count; ++i) {
+    ParamSet set;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      set =
+          DrawnFromRanges(env, ex.id + "_drawn" + std::to_string(i) + "_" + std::to_string(attempt),
+                          ex.drawn->ranges);
+      if (std::find(taken.begin(), taken.end(), set) == taken.end()) break;
+    }
+    taken.push_back(set);
+    drawn.push_back(std::move(set));
+  }
+  return drawn;
+}
+
 }  // namespace
 
 int64_t SeededAbove(uint64_t& state, int64_t base, int64_t unit) {
@@ -160,7 +194,8 @@ ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& ex) {
 }
 
 std::vector<ParamSet> DrawnParamsOf(const GradeEnv& env, const Exercise& ex) {
-  if (!ex.measured) return {};
+  std::vector<ParamSet> sets = DrawnFromRanges(env, ex);
+  if (!ex.measured) return sets;
   const QueryMeasured& rule = *ex.measured;
   const ParamSet counted = CountedParamsOf(env, ex);
   ParamSet beside = rule.params;
@@ -170,10 +205,11 @@ std::vector<ParamSet> DrawnParamsOf(const GradeEnv& env, const Exercise& ex) {
         MatrixSeed(env.seed, ex.id + "_beside_counted" + std::to_string(attempt), rule.per);
     beside[rule.per] = SeededAbove(state, rule.params.at(rule.per), rule.step);
   }
-  if (beside == counted) return {counted};
   uint64_t state = MatrixSeed(env.seed, ex.id + "_beside_counted", "order");
-  if (SeededBetween(state, 0, 1, 1) == 0) return {counted, beside};
-  return {beside, counted};
+  const bool counted_first = beside == counted || SeededBetween(state, 0, 1, 1) == 0;
+  sets.push_back(counted_first ? counted : beside);
+  if (beside != counted) sets.push_back(counted_first ? beside : counted);
+  return sets;
 }
 
 }  // namespace labkit

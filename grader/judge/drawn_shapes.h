@@ -40,10 +40,11 @@ std::vector<MatrixCase> DrawnCases(const GradeEnv& env, const Exercise& ex);
 // published size alone.
 ParamSet CountedParamsOf(const GradeEnv& env, const Exercise& exercise);
 
-// The parameter sets a query exercise is graded on beside lab.yaml's: where `measured` counts it,
-// the counted set and one more drawn from the same range, in an order drawn from the seed; none
-// for the others. The counted call is then graded like every call, and is not the only one above
-// the published sizes.
+// The parameter sets a query exercise is graded on beside lab.yaml's: first `drawn`'s sets, drawn
+// from its ranges (none a published set where the ranges allow), so that answers kept for the
+// published cases fail; then, where `measured` counts it, the counted set and one more drawn from
+// the same range, in an order drawn from the seed. The counted call is then graded like every
+// call, and is not the only one above the published sizes.
 std::vector<ParamSet> DrawnParamsOf(const GradeEnv& env, const Exercise& exercise);
 
 // The largest side of the case drawn within an exercise's list: several blocks and tile phases,

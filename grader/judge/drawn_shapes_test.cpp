@@ -1,5 +1,6 @@
 // The shapes drawn from the seed: where they lie, that they are fixed by the seed, and that the
-// counted case is one graded case among others of its range, graded in every build and order.
+// counted case is one graded case among others of its range, graded in every build and order; and
+// a query exercise's parameter set drawn from lab.yaml's lists.
 #include "drawn_shapes.h"
 
 #include <gtest/gtest.h>
@@ -154,6 +155,105 @@ TEST_F(DrawnShapesTest, TheCountedCaseRunsInTheOtherThreadOrders) {
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, kThreadOrderCause);
   EXPECT_TRUE(Has(v.message, "case " + ShapeText(counted.shape))) << v.message;
+}
+
+// Query exercises' parameter sets drawn from the seed (DrawnParamsOf, CountedParamsOf): an
+// environment per seed, and nothing run.
+class DrawnParams : public ::testing::Test {
+ protected:
+  GradeEnv Env(uint64_t seed) {
+    return {runner_, manifest_, spec_, Backend::kCpu, seed, "/nowhere"};
+  }
+  static Exercise Query(const std::string& id) {
+    Exercise ex;
+    ex.id = id;
+    ex.kind = ExerciseKind::kQuery;
+    return ex;
+  }
+
+ private:
+  SystemProcessRunner runner_;  // runs nothing here
+  Manifest manifest_;
+  LabSpec spec_;
+};
+
+// The counted case's size comes from the seed, as lab 03's counted shape does: above lab.yaml's
+// value up to half as much again, in multiples of `step` (lab 02: whole blocks of 256 points), the
+// other parameters as given; the same seed gives the same case.
+TEST_F(DrawnParams, CountedCaseIsDrawnFromTheSeed) {
+  Exercise ex = Query("float3_staged");
+  ex.measured = QueryMeasured{{{"n", 4096}, {"s", 2}}, "n", 3.0};
+  ex.measured->step = 256;
+  std::set<int64_t> drawn;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env = Env(seed);
+    const ParamSet counted = CountedParamsOf(env, ex);
+    EXPECT_EQ(counted, CountedParamsOf(env, ex));
+    EXPECT_EQ(counted.at("s"), 2);
+    const int64_t n = counted.at("n");
+    EXPECT_GT(n, 4096);
+    EXPECT_LE(n, 6144);
+    EXPECT_EQ(n % 256, 0);
+    drawn.insert(n);
+  }
+  EXPECT_GE(drawn.size(), 4u);  // not one published size under another name
+}
+
+// The counted case is graded with lab.yaml's, beside one more of its range (so that it is not the
+// only call above the published sizes), the two in an order the seed draws.
+TEST_F(DrawnParams, TheCountedCaseIsGradedBesideAnotherOfItsRange) {
+  Exercise ex = Query("float3_staged");
+  {
+    const GradeEnv env = Env(1);
+    EXPECT_TRUE(DrawnParamsOf(env, ex).empty()) << "not counted: lab.yaml's cases alone";
+  }
+  ex.measured = QueryMeasured{{{"n", 4096}}, "n", 3.0};
+  ex.measured->step = 256;
+  std::set<std::size_t> counted_at;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env = Env(seed);
+    const std::vector<ParamSet> drawn = DrawnParamsOf(env, ex);
+    ASSERT_EQ(drawn.size(), 2u);
+    EXPECT_EQ(drawn, DrawnParamsOf(env, ex));
+    const ParamSet counted = CountedParamsOf(env, ex);
+    ASSERT_TRUE(drawn[0] == counted || drawn[1] == counted) << "seed " << seed;
+    const std::size_t at = drawn[0] == counted ? 0 : 1;
+    counted_at.insert(at);
+    const int64_t other = drawn[1 - at].at("n");
+    EXPECT_NE(other, counted.at("n"));
+    EXPECT_GT(other, 4096);
+    EXPECT_LE(other, 6144);
+    EXPECT_EQ(other % 256, 0);
+  }
+  EXPECT_EQ(counted_at, (std::set<std::size_t>{0, 1}));
+}
+
+// lab.yaml's `drawn`: sets within the ranges, on each range's steps, the same for one seed, other
+// sets for other seeds, and never a published set where the ranges hold others.
+TEST_F(DrawnParams, DrawnSetsComeFromTheRangesAndTheSeed) {
+  Exercise ex = Query("occupancy");
+  ex.params = {{{"kernel", 0}, {"smem", 7}}, {{"kernel", 1}, {"smem", 7}}};
+  ex.drawn = QueryDrawn{3, {{"kernel", {0, 1, 1}}, {"smem", {7, 19, 4}}}};
+  std::set<ParamSet> seen;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const GradeEnv env = Env(seed);
+    const std::vector<ParamSet> drawn = DrawnParamsOf(env, ex);
+    ASSERT_EQ(drawn.size(), 3u);
+    EXPECT_EQ(drawn, DrawnParamsOf(env, ex));
+    for (const ParamSet& set : drawn) {
+      ASSERT_EQ(set.size(), 2u);
+      EXPECT_TRUE(set.at("kernel") == 0 || set.at("kernel") == 1);
+      const int64_t smem = set.at("smem");
+      EXPECT_TRUE(smem == 7 || smem == 11 || smem == 15 || smem == 19) << smem;  // 19: the top
+      EXPECT_NE(smem, 7) << "a published set (smem 7 is all the published hold)";
+      seen.insert(set);
+    }
+  }
+  EXPECT_EQ(seen.size(), 6u);  // every set the ranges hold but the two published ones
+  // A range of one value, a published one: the count still stands, the last draw kept.
+  ex.drawn = QueryDrawn{2, {{"kernel", {1, 1, 1}}, {"smem", {7, 7, 1}}}};
+  const GradeEnv env = Env(5);
+  EXPECT_EQ(DrawnParamsOf(env, ex), (std::vector<ParamSet>(2, ex.params[1])));
 }
 
 }  // namespace

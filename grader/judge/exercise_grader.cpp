@@ -12,6 +12,7 @@
 #include "diagnosis.h"
 #include "diagnostics_text.h"
 #include "drawn_shapes.h"
+#include "exactness.h"
 #include "exercise_checks.h"
 #include "inputs.h"
 #include "report_lines.h"
@@ -268,6 +269,14 @@ std::string ValueFailure(const GradeEnv& env, const Exercise& ex, ToleranceModel
   // Values the host made explain everything else: they belong to other inputs.
   std::string host = HostValuesHint(run.cases[i]);
   if (!host.empty()) host.pop_back();
+  // Without fused multiply-add, C that is exactly the fused sum came from an explicit fmaf: the
+  // advice to keep the index ascending in one float would miss it, the student having done so.
+  if (host.empty() && flavour != Flavour::kDefault &&
+      IsFusedSequentialProduct(c.shape, c.A, c.B, run.cases[i].C))
+    host =
+        "C is exactly the sum with a fused multiply-add at every step (fmaf, __fmaf_rn or "
+        "fma in the inner loop): this build must match a * b rounded, then added; write "
+        "sum += a * b";
   // A cause the launch or the values show outranks a pattern across cases.
   const bool definite = d.definite && cause == d.cause;
   const std::string headline = !host.empty()     ? host

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 
 #include "gpu_counters.h"
 #include "scripted_harness_test_util.h"
@@ -74,67 +73,6 @@ TEST(QueryGrader, NumberText) {
   EXPECT_EQ(NumberText(-3), "-3");
   EXPECT_EQ(NumberText(0.625), "0.625");
   EXPECT_EQ(NumberText(1.0 / 3), "0.333333");
-}
-
-// The counted case's size comes from the seed, as lab 03's counted shape does: above lab.yaml's
-// value up to half as much again, in multiples of `step` (lab 02: whole blocks of 256 points), the
-// other parameters as given; the same seed gives the same case.
-TEST(QueryGrader, CountedCaseIsDrawnFromTheSeed) {
-  SystemProcessRunner runner;  // runs nothing here
-  Manifest manifest;
-  LabSpec spec;
-  Exercise ex;
-  ex.id = "float3_staged";
-  ex.kind = ExerciseKind::kQuery;
-  ex.measured = QueryMeasured{{{"n", 4096}, {"s", 2}}, "n", 3.0};
-  ex.measured->step = 256;
-  std::set<int64_t> drawn;
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
-    const GradeEnv env{runner, manifest, spec, Backend::kCpu, seed, "/nowhere"};
-    const ParamSet counted = CountedParamsOf(env, ex);
-    EXPECT_EQ(counted, CountedParamsOf(env, ex));
-    EXPECT_EQ(counted.at("s"), 2);
-    const int64_t n = counted.at("n");
-    EXPECT_GT(n, 4096);
-    EXPECT_LE(n, 6144);
-    EXPECT_EQ(n % 256, 0);
-    drawn.insert(n);
-  }
-  EXPECT_GE(drawn.size(), 4u);  // not one published size under another name
-}
-
-// The counted case is graded with lab.yaml's, beside one more of its range (so that it is not the
-// only call above the published sizes), the two in an order the seed draws.
-TEST(QueryGrader, TheCountedCaseIsGradedBesideAnotherOfItsRange) {
-  SystemProcessRunner runner;  // runs nothing here
-  Manifest manifest;
-  LabSpec spec;
-  Exercise ex;
-  ex.id = "float3_staged";
-  ex.kind = ExerciseKind::kQuery;
-  {
-    const GradeEnv env{runner, manifest, spec, Backend::kCpu, 1, "/nowhere"};
-    EXPECT_TRUE(DrawnParamsOf(env, ex).empty()) << "not counted: lab.yaml's cases alone";
-  }
-  ex.measured = QueryMeasured{{{"n", 4096}}, "n", 3.0};
-  ex.measured->step = 256;
-  std::set<std::size_t> counted_at;
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
-    const GradeEnv env{runner, manifest, spec, Backend::kCpu, seed, "/nowhere"};
-    const std::vector<ParamSet> drawn = DrawnParamsOf(env, ex);
-    ASSERT_EQ(drawn.size(), 2u);
-    EXPECT_EQ(drawn, DrawnParamsOf(env, ex));
-    const ParamSet counted = CountedParamsOf(env, ex);
-    ASSERT_TRUE(drawn[0] == counted || drawn[1] == counted) << "seed " << seed;
-    const std::size_t at = drawn[0] == counted ? 0 : 1;
-    counted_at.insert(at);
-    const int64_t other = drawn[1 - at].at("n");
-    EXPECT_NE(other, counted.at("n"));
-    EXPECT_GT(other, 4096);
-    EXPECT_LE(other, 6144);
-    EXPECT_EQ(other % 256, 0);
-  }
-  EXPECT_EQ(counted_at, (std::set<std::size_t>{0, 1}));
 }
 
 TEST(QueryGrader, HarnessExerciseIdCarriesTheParameters) {

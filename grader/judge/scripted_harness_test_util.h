@@ -21,6 +21,7 @@
 #include "lab_spec.h"
 #include "mismatch.h"
 #include "process.h"
+#include "request_files_test_util.h"
 #include "submission_build.h"
 
 namespace labkit {
@@ -161,8 +162,7 @@ class ScriptedHarness : public ProcessRunner {
     call.build = fs::path(executable).filename();
     // The request and response are named relative to the program's folder where the student's
     // code runs (HarnessCommand).
-    std::ifstream in(fs::path(command.cwd) / command.argv[request]);
-    const json req = json::parse(in);
+    const json req = ReadWholeRequest(fs::path(command.cwd) / command.argv[request]);
     const json emulator = req.value("emulator", json::object());
     call.order = emulator.value("order", std::string());
     call.counting = emulator.value("count_accesses", false) || !command.lock_dir.empty();

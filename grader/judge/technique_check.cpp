@@ -11,6 +11,7 @@
 #include "fatbin_ptx.h"
 #include "gpu_counters.h"
 #include "inputs.h"
+#include "launch_coverage.h"
 #include "measured_technique.h"
 #include "ptx_constant_reads.h"
 #include "report_lines.h"
@@ -71,9 +72,25 @@ const std::set<std::string>* ConstantReaders(GradeEnv& env, std::string& why_not
   return env.constant_readers ? &*env.constant_readers : nullptr;
 }
 
-// Checks on how the kernels were launched (the harness's launch records), or "". Worded for any
-// lab; the lab's own advice follows from its lab.yaml (`technique.hints`).
-std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
+// `technique.min_threads_per_element_of_c` on each case of `run`, or "": the first case whose
+// launches started too few threads for its C. `cases` are those of `run`, in its order (as
+// FirstFailure reads them), which passed before the technique is asked.
+std::string ThreadsPerElementFailure(const Technique& t, const HarnessRun& run,
+                                     const std::vector<MatrixCase>& cases) {
+  for (std::size_t i = 0; i < cases.size() && i < run.cases.size(); ++i) {
+    const std::string failure =
+        CheckThreadsPerElement(*t.min_threads_per_element_of_c, run.cases[i].launches,
+                               cases[i].shape, "in " + CaseName(cases[i]));
+    if (!failure.empty()) return WithHint(t, "min_threads_per_element_of_c", failure);
+  }
+  return "";
+}
+
+// Checks on how the kernels were launched (the harness's launch records, which both backends fill
+// with each launch's grid and block), or "". Worded for any lab; the lab's own advice follows from
+// its lab.yaml (`technique.hints`). `cases` are those of `run`.
+std::string LaunchFailure(const Exercise& ex, const HarnessRun& run,
+                          const std::vector<MatrixCase>& cases) {
   const Technique& t = *ex.technique;
   for (const CaseRun& c : run.cases)
     for (const LaunchInfo& l : c.launches) {
@@ -95,6 +112,7 @@ std::string LaunchFailure(const Exercise& ex, const HarnessRun& run) {
                             std::to_string(*t.dynamic_shared_bytes_per_thread) +
                             " bytes per thread of the block)");
     }
+  if (t.min_threads_per_element_of_c) return ThreadsPerElementFailure(t, run, cases);
   return "";
 }
 
@@ -308,7 +326,7 @@ Finding TechniqueFailure(GradeEnv& env, const Exercise& ex, const std::string& r
                             ex.function + " (" + ex.kernel + " in the starter).");
   if (!ex.technique) return {};
   const std::string not_taught = "not with the technique this exercise teaches: ";
-  const std::string launch = LaunchFailure(ex, run);
+  const std::string launch = LaunchFailure(ex, run, cases);
   if (!launch.empty()) return TechniqueFinding(not_taught + launch);
   if (ex.technique->reads_constant && *ex.technique->reads_constant) {
     std::string why_not;

@@ -1,5 +1,6 @@
-// The technique check's GPU counting, driven by a scripted harness (judge_test.h): when a run that
-// could not count lets the technique rest on what the kernels declare, and when it is not graded.
+// The technique check, driven by a scripted harness (judge_test.h): when a GPU run that could not
+// count lets the technique rest on what the kernels declare, and when it is not graded; the threads
+// a case's launches started against the elements of its C.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -139,6 +140,39 @@ TEST_F(JudgeTest, ExercisesThatPassedTogetherAreCountedInOneRunOfTheirSequence) 
     ASSERT_EQ(forward.size(), backend == Backend::kCpu ? 1u : 2u);
     EXPECT_EQ(counting[0].cases, forward.front().cases);
     EXPECT_EQ(forward.front().counting, backend == Backend::kCpu);
+  }
+}
+
+// min_threads_per_element_of_c on the launch records of every case, on both backends (each
+// fills grid and block): a grid with threads to spare passes, one thread for all of C fails,
+// naming the first case, the counts and the lab's hint.
+TEST_F(JudgeTest, TooFewThreadsForTheElementsOfCFailTheTechnique) {
+  Technique t;
+  t.min_threads_per_element_of_c = 1;
+  t.hints = {{"min_threads_per_element_of_c", "One thread per element of C"}};
+  spec_.exercises[0].technique = t;
+  json block = {16, 16, 1};
+  harness_.on_case = [&block](const HarnessCall&, const std::string&) {
+    CaseAnswer a;
+    a.launches = json::array({{{"kernel", "_Z5tiledPKfS0_Pfiii"},
+                               {"grid", {2, 2, 1}},  // 1024 threads, more than any case's C
+                               {"block", block},
+                               {"dynamic_shared_bytes", 0}}});
+    return a;
+  };
+  for (const Backend backend : {Backend::kCpu, Backend::kGpu}) {
+    block = {16, 16, 1};
+    ExerciseVerdict v = Grade(backend);
+    EXPECT_EQ(v.status, GradeStatus::kPassed) << v.message;
+    block = {1, 1, 1};  // 4 threads
+    v = Grade(backend);
+    EXPECT_EQ(v.status, GradeStatus::kFailed);
+    EXPECT_EQ(v.cause, "technique");
+    EXPECT_TRUE(Has(v.message,
+                    "your launch started 4 threads for the 16 x 16 = 256 elements of C in case "
+                    "16x16x16 (m x n x k); this exercise computes one element of C per thread, so "
+                    "it starts at least 256 threads. One thread per element of C"))
+        << v.message;
   }
 }
 

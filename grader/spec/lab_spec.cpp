@@ -85,6 +85,50 @@ std::optional<QueryMeasured> ReadQueryMeasured(Checker& c, const YAML::Node& n,
   return t;
 }
 
+// [low, high] or [low, high, step]: whole numbers, low <= high, step >= 1.
+std::optional<ParamRange> ReadParamRange(Checker& c, const YAML::Node& n, const std::string& path) {
+  if (!n.IsSequence() || (n.size() != 2 && n.size() != 3)) {
+    c.Fail(n, path, "expected [low, high] or [low, high, step], got " + Describe(n));
+    return std::nullopt;
+  }
+  const std::optional<int64_t> low = ReadInt(c, n[0], Index(path, 0), 0);
+  const std::optional<int64_t> high = ReadInt(c, n[1], Index(path, 1), 0);
+  const std::optional<int64_t> step = n.size() == 3 ? ReadInt(c, n[2], Index(path, 2), 1) : 1;
+  if (!low || !high || !step) return std::nullopt;
+  if (*high < *low) {
+    c.Fail(n, path,
+           "high (" + std::to_string(*high) + ") is below low (" + std::to_string(*low) + ")");
+    return std::nullopt;
+  }
+  return ParamRange{*low, *high, *step};
+}
+
+// {parameter: range, ...}, at least one.
+std::optional<std::map<std::string, ParamRange>> ReadParamRanges(Checker& c, const YAML::Node& n,
+                                                                 const std::string& path) {
+  MapView m(c, n, path, {}, /*free_keys=*/true);
+  if (!m.valid()) return std::nullopt;
+  if (m.size() == 0) c.Fail(n, path, "name at least one parameter");
+  std::map<std::string, ParamRange> ranges;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!IsIdentifier(m.key(i), false)) {
+      c.Fail(m.key_node(i), m.Path(m.key(i)), "a parameter's name must be a C identifier");
+      continue;
+    }
+    if (auto range = ReadParamRange(c, m.value(i), m.Path(m.key(i)))) ranges[m.key(i)] = *range;
+  }
+  return ranges;
+}
+
+std::optional<QueryDrawn> ReadQueryDrawn(Checker& c, const YAML::Node& n, const std::string& path) {
+  MapView m(c, n, path, {"count", "ranges"});
+  if (!m.valid()) return std::nullopt;
+  QueryDrawn d;
+  m.Required("count", IntAtLeast(1), d.count);
+  m.Required("ranges", ReadParamRanges, d.ranges);
+  return d;
+}
+
 std::optional<FasterThan> ReadFasterThan(Checker& c, const YAML::Node& n,
                                          const std::string& path) {
   MapView m(c, n, path, {"exercise", "by"});
@@ -180,8 +224,8 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
                                      const std::set<std::string>& shape_names_seen) {
   MapView m(c, n, path,
             {"id", "title", "kind", "function", "kernel", "given", "points", "shapes",
-             "exact_without_fma", "technique", "params", "values", "measured", "faster_than",
-             "recorded"});
+             "exact_without_fma", "technique", "params", "values", "drawn", "measured",
+             "faster_than", "recorded"});
   if (!m.valid()) return std::nullopt;
   Exercise e;
   e.line = LineOf(n);
@@ -197,12 +241,13 @@ std::optional<Exercise> ReadExercise(Checker& c, const YAML::Node& n, const std:
                "only for kind: matmul (a query exercise multiplies no matrices)");
     m.Required("params", ListOf(ReadParamSet, "parameter mappings", true), e.params);
     m.Required("values", ReadValueSpecs, e.values);
+    m.Optional("drawn", ReadQueryDrawn, e.drawn);
     m.Optional("measured", ReadQueryMeasured, e.measured);
     m.Optional("faster_than", ReadFasterThan, e.faster_than);
     m.Optional("recorded", ReadBool, e.recorded);
     return e;
   }
-  RejectKeys(m, c, {"values", "faster_than"}, "only for kind: query");
+  RejectKeys(m, c, {"values", "drawn", "faster_than"}, "only for kind: query");
   RejectKeys(m, c, {"recorded"}, "only for kind: query (a matmul function is always recorded)");
   RejectKeys(m, c, {"measured"}, "only for kind: query (a matmul exercise's is technique.measured)");
   m.Optional("exact_without_fma", ReadBool, e.exact_without_fma);

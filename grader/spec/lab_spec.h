@@ -53,6 +53,10 @@ struct Technique {
   std::optional<int64_t> dynamic_shared_bytes_per_thread;
   // Every launch of the kernel is a grid of exactly one block.
   std::optional<bool> single_block;
+  // The launches of each case start, grid x block summed over them, at least this many threads
+  // per element of C (m x k): lab 01's one thread per element, which a kernel whose one thread
+  // runs the host's loop does not do.
+  std::optional<double> min_threads_per_element_of_c;
   // The kernel reads a __constant__ variable (an ld.const in its PTX).
   std::optional<bool> reads_constant;
   // On the CPU backend these take the place of min_static_shared_bytes and uses_barrier, which
@@ -99,6 +103,20 @@ struct QueryMeasured {
   int64_t step = 1;                      // the counted `per` is a multiple of it
 };
 
+// Query cases drawn from the seed beside lab.yaml's `params` (lab.yaml `drawn` on a `kind: query`
+// exercise), so that answers kept in a table of the published cases fail: `count` sets, each
+// parameter a multiple of its `step` from `low` to `high` inclusive, none equal to a published set
+// or to another drawn one where the ranges allow (DrawnParamsOf).
+struct ParamRange {
+  int64_t low = 0;
+  int64_t high = 0;
+  int64_t step = 1;
+};
+struct QueryDrawn {
+  int64_t count = 0;
+  std::map<std::string, ParamRange> ranges;
+};
+
 // A query exercise's kernel must run at least `by` times as fast as `exercise`'s on a GPU, both
 // timed in one run (lab.yaml `faster_than`). Not graded by labgrade, which times no query
 // exercise: the lab's own measurement program checks it (lab 02's lab02_measure_gpu).
@@ -119,6 +137,7 @@ struct Exercise {
   // matmul: every case runs once per set (none: once, without parameters); query: the cases.
   std::vector<ParamSet> params;
   std::vector<QueryValueSpec> values;  // query exercises: the numbers compared, in file order
+  std::optional<QueryDrawn> drawn;     // query exercises: cases drawn from the seed
   std::optional<QueryMeasured> measured;  // query exercises: what the kernels did
   std::optional<FasterThan> faster_than;  // query exercises: a claim checked on a GPU
   // Query exercises whose function is a host function of the student's (lab 02's): each case is

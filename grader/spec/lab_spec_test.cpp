@@ -6,61 +6,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "lab_spec_test_lab.h"
+
 namespace labkit {
 namespace {
-
-// A small valid lab. Line numbers matter: tests below edit single lines and expect messages that
-// name them.
-const char* const kLab = R"(id: 99_demo
-title: Demo lab
-handout: handouts/99_demo.md
-student_files: [matmul.cu]
-interface: matmul_lab.cuh
-harness: matmul
-tile: 16
-tolerance: {model: forward_error, nofma: exact}
-exercises:
-  - id: rows
-    title: Rows
-    function: matmul_rows
-    kernel: matmul_rows_kernel
-    given: true
-    points: 0
-    shapes: any
-  - id: tiled
-    title: Tiled
-    function: matmul_tiled
-    kernel: matmul_tiled_kernel
-    points: 30
-    shapes: any
-    exact_without_fma: true
-    technique: {min_static_shared_bytes: 2048, uses_barrier: true}
-shapes:
-  any:
-    - [1, 1, 1]
-    - [29, 29, 29]
-speed:
-  exercise: tiled
-  points: 20
-  size: [256, 256, 256]
-  input_sets: 2
-  full_at: 0.8
-  zero_at: 1.0
-limits: {compile_seconds: 120, run_seconds: 60, output_bytes: 1048576}
-)";
-
-// kLab with `from` replaced by `to` (the first occurrence, which must exist).
-std::string Edit(const std::string& from, const std::string& to) {
-  std::string s = kLab;
-  const size_t at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return s.replace(at, from.size(), to);
-}
-
-std::string ErrorOf(const std::string& yaml) {
-  Result<LabSpec> r = ParseLabSpec(yaml);
-  return r.ok() ? "(no error)" : r.error();
-}
 
 TEST(LabSpec, ParsesValidLab) {
   Result<LabSpec> r = ParseLabSpec(kLab);
@@ -226,113 +175,6 @@ TEST(LabSpec, ListsAreChecked) {
             "lab.yaml:37: datasets[1]: \"not ok\" may hold only letters, digits, '_' and '-'");
 }
 
-// kLab with a query exercise appended to `exercises` (line 25, after the tiled exercise).
-std::string WithQuery(const std::string& body) {
-  return Edit("shapes:\n  any:", "  - id: occ\n    kind: query\n" + body + "shapes:\n  any:");
-}
-
-const char* const kQuery = R"(    title: Occupancy
-    function: active_blocks
-    points: 10
-    params:
-      - {block_side: 16, dynamic_smem: 0}
-      - {}
-    values: {active_blocks: 0, occupancy: 1.0e-6}
-)";
-
-TEST(LabSpec, ParsesQueryExercise) {
-  Result<LabSpec> r = ParseLabSpec(WithQuery(kQuery));
-  ASSERT_TRUE(r.ok()) << r.error();
-  const Exercise& q = r->exercises[2];
-  EXPECT_EQ(q.kind, ExerciseKind::kQuery);
-  EXPECT_EQ(r->exercises[1].kind, ExerciseKind::kMatmul);
-  EXPECT_TRUE(q.kernel.empty());
-  ASSERT_EQ(q.params.size(), 2u);
-  EXPECT_EQ(q.params[0], (ParamSet{{"block_side", 16}, {"dynamic_smem", 0}}));
-  EXPECT_TRUE(q.params[1].empty());
-  EXPECT_EQ(ParamText(q.params[0]), "block_side=16, dynamic_smem=0");
-  ASSERT_EQ(q.values.size(), 2u);
-  EXPECT_EQ(q.values[0].name, "active_blocks");
-  EXPECT_EQ(q.values[0].relative_tolerance, 0);
-  EXPECT_DOUBLE_EQ(q.values[1].relative_tolerance, 1e-6);
-  EXPECT_EQ(r->MaxPoints(), 60);
-}
-
-TEST(LabSpec, QueryExerciseKeysAreChecked) {
-  std::string q = kQuery;
-  EXPECT_EQ(ErrorOf(WithQuery(q + "    shapes: any\n")),
-            "lab.yaml:34: exercises[2].shapes: only for kind: matmul (a query exercise multiplies "
-            "no matrices)");
-  EXPECT_EQ(ErrorOf(WithQuery(q.substr(0, q.find("    values")))),
-            "lab.yaml:25: exercises[2]: missing key \"values\"");
-  EXPECT_EQ(ErrorOf(WithQuery(q.replace(q.find("1.0e-6"), 6, "-1"))),
-            "lab.yaml:33: exercises[2].values.occupancy: expected a number >= 0, got -1");
-  q = kQuery;
-  EXPECT_EQ(ErrorOf(WithQuery(q.replace(q.find("block_side: 16"), 14, "block_side: big"))),
-            "lab.yaml:31: exercises[2].params[0].block_side: expected a non-negative integer, got "
-            "\"big\"");
-  EXPECT_EQ(ErrorOf(Edit("    given: true\n", "    given: true\n    kind: kernel\n")),
-            "lab.yaml:15: exercises[0].kind: expected matmul or query, got \"kernel\"");
-  EXPECT_EQ(ErrorOf(Edit("    exact_without_fma: true\n",
-                         "    exact_without_fma: true\n    values: {x: 0}\n")),
-            "lab.yaml:24: exercises[1].values: only for kind: query");
-}
-
-const char* const kMeasured = R"(    measured:
-      params: {n: 4096, s: 2}
-      per: n
-      step: 256
-      min_shared_stores_per_element: 3
-      max_global_loads_per_element: 3.5
-      executes_barrier: true
-)";
-
-TEST(LabSpec, QueryExerciseTakesMeasured) {
-  Result<LabSpec> r = ParseLabSpec(WithQuery(std::string(kQuery) + kMeasured));
-  ASSERT_TRUE(r.ok()) << r.error();
-  ASSERT_TRUE(r->exercises[2].measured.has_value());
-  const QueryMeasured& m = *r->exercises[2].measured;
-  EXPECT_EQ(m.params, (ParamSet{{"n", 4096}, {"s", 2}}));
-  EXPECT_EQ(m.per, "n");
-  EXPECT_EQ(m.step, 256);
-  EXPECT_EQ(m.min_shared_stores_per_element, 3);
-  EXPECT_FALSE(m.min_shared_loads_per_element.has_value());
-  EXPECT_DOUBLE_EQ(*m.max_global_loads_per_element, 3.5);
-  EXPECT_FALSE(m.max_global_stores_per_element.has_value());
-  EXPECT_EQ(m.executes_barrier, true);
-  EXPECT_FALSE(r->exercises[1].measured.has_value());
-}
-
-TEST(LabSpec, QueryMeasuredKeysAreChecked) {
-  const std::string q = std::string(kQuery) + kMeasured;
-  std::string bad = q;
-  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("per: n"), 6, "per: m"))),
-            "lab.yaml:36: exercises[2].measured.per: names no parameter of `params`");
-  bad = q;
-  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("n: 4096"), 7, "n: 0"))),
-            "lab.yaml:36: exercises[2].measured.per: names a parameter below 1");
-  bad = q;
-  EXPECT_EQ(ErrorOf(WithQuery(bad.replace(bad.find("step: 256"), 9, "step: 0"))),
-            "lab.yaml:37: exercises[2].measured.step: expected a positive integer, got 0");
-  EXPECT_EQ(ParseLabSpec(WithQuery(std::string(kQuery) +
-                                   "    measured: {params: {n: 1}, per: n, "
-                                   "executes_barrier: true}\n"))
-                ->exercises[2]
-                .measured->step,
-            1);  // without `step`, any size
-  EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
-                              "    measured: {params: {n: 1}, per: n}\n")),
-            "lab.yaml:34: exercises[2].measured: names nothing to check: give a limit per element "
-            "or executes_barrier");
-  EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
-                              "    measured: {params: {n: 1}, per: n, max_shared: 1, executes_barrier: true}\n")),
-            "lab.yaml:34: exercises[2].measured.max_shared: unknown key");
-  EXPECT_EQ(ErrorOf(Edit("    exact_without_fma: true\n",
-                         "    exact_without_fma: true\n    measured: {params: {}, per: n}\n")),
-            "lab.yaml:24: exercises[1].measured: only for kind: query (a matmul exercise's is "
-            "technique.measured)");
-}
-
 TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
   Result<LabSpec> r = ParseLabSpec(
       Edit("technique: {min_static_shared_bytes: 2048, uses_barrier: true}",
@@ -349,6 +191,26 @@ TEST(LabSpec, MatmulExerciseTakesParamsAndNewTechniqueKeys) {
   EXPECT_EQ(
       ErrorOf(Edit("uses_barrier: true}", "uses_barrier: true}\n    params: [{block-side: 1}]")),
       "lab.yaml:25: exercises[1].params[0].block-side: a parameter's name must be a C identifier");
+}
+
+// min_threads_per_element_of_c: a number above 0 (a kernel of several elements per thread asks
+// for a fraction), a hint of its own.
+TEST(LabSpec, ThreadsPerElementOfC) {
+  const std::string from = "    technique: {min_static_shared_bytes: 2048, uses_barrier: true}\n";
+  Result<LabSpec> r =
+      ParseLabSpec(Edit(from,
+                        "    technique:\n      min_threads_per_element_of_c: 1\n      hints: "
+                        "{min_threads_per_element_of_c: One thread per element}\n"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->exercises[1].technique->min_threads_per_element_of_c, 1.0);
+  EXPECT_EQ(r->exercises[1].technique->hints.at("min_threads_per_element_of_c"),
+            "One thread per element");
+  r = ParseLabSpec(Edit(from, "    technique: {min_threads_per_element_of_c: 0.25}\n"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->exercises[1].technique->min_threads_per_element_of_c, 0.25);
+  EXPECT_EQ(ErrorOf(Edit(from, "    technique: {min_threads_per_element_of_c: 0}\n")),
+            "lab.yaml:24: exercises[1].technique.min_threads_per_element_of_c: expected a number "
+            "> 0, got 0");
 }
 
 TEST(LabSpec, MeasuredTechnique) {
@@ -411,20 +273,16 @@ TEST(LabSpec, TheKitsLabsCarryTheirHints) {
   ASSERT_NE(one_block, nullptr);
   EXPECT_NE(one_block->technique->hints.at("single_block").find("Width x Width"),
             std::string::npos);
+  // Both kernels of lab 01 start one thread per element of C (a grid of blocks rounded up starts
+  // more).
+  for (const char* id : {"one_block", "rows"})
+    EXPECT_EQ(lab01->FindExercise(id)->technique->min_threads_per_element_of_c, 1.0) << id;
   Result<LabSpec> lab04 = LoadLabSpec(std::string(LABKIT_SOURCE_DIR) + "/labs/04_occupancy");
   ASSERT_TRUE(lab04.ok()) << lab04.error();
   const Technique& dynamic = *lab04->FindExercise("dynamic")->technique;
   EXPECT_NE(dynamic.hints.at("dynamic_shared_bytes_per_thread").find("requiredSM"),
             std::string::npos);
   EXPECT_NE(dynamic.hints.at("reads_constant").find("cudaMemcpyToSymbol"), std::string::npos);
-}
-
-TEST(LabSpec, SpeedExerciseIsNotAQuery) {
-  std::string yaml = WithQuery(kQuery);
-  yaml.replace(yaml.find("exercise: tiled"), 15, "exercise: occ");
-  EXPECT_EQ(ErrorOf(yaml),
-            "lab.yaml:39: speed.exercise: \"occ\" is a query exercise: time one that multiplies "
-            "matrices");
 }
 
 TEST(LabSpec, LoadChecksFolderNameAndMissingFile) {

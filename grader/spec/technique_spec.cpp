@@ -59,8 +59,8 @@ std::map<std::string, std::string> ReadHints(Checker& c, const MapView& techniqu
 std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const std::string& path) {
   MapView m(c, n, path,
             {"min_static_shared_bytes", "max_static_shared_bytes", "uses_barrier", "max_registers",
-             "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block", "reads_constant",
-             "measured", "hints"});
+             "max_local_bytes", "dynamic_shared_bytes_per_thread", "single_block",
+             "min_threads_per_element_of_c", "reads_constant", "measured", "hints"});
   if (!m.valid()) return std::nullopt;
   Technique t;
   m.Optional("min_static_shared_bytes", IntAtLeast(0), t.min_static_shared_bytes);
@@ -70,6 +70,7 @@ std::optional<Technique> ReadTechnique(Checker& c, const YAML::Node& n, const st
   m.Optional("uses_barrier", ReadBool, t.uses_barrier);
   m.Optional("dynamic_shared_bytes_per_thread", IntAtLeast(0), t.dynamic_shared_bytes_per_thread);
   m.Optional("single_block", ReadBool, t.single_block);
+  m.Optional("min_threads_per_element_of_c", NumberAbove(0), t.min_threads_per_element_of_c);
   m.Optional("reads_constant", ReadBool, t.reads_constant);
   m.Optional("measured", ReadMeasured, t.measured);
   t.hints = ReadHints(c, m);

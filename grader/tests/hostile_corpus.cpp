@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 namespace labkit {
 namespace {
@@ -114,10 +115,11 @@ std::vector<pid_t> ProcessesNamed(const std::string& name, const std::string& ma
 }
 
 // Copies a case into `dest` as a student would hand it in: one self-contained folder. Cases share
-// a correct kernel through "../../common/correct_kernels.cuh"; the sandbox shows a submission
-// nothing outside its own folder, so the header is copied in and the include made local.
+// correct code through "../../common/<header>" (correct_kernels.cuh for lab 03,
+// first_kernels_correct.cuh for lab 01); the sandbox shows a submission nothing outside its own
+// folder, so the header is copied in and the include made local.
 void CopySubmission(const fs::path& case_dir, const fs::path& dest) {
-  static const std::string kShared = "../../common/correct_kernels.cuh";
+  static const std::regex kShared(R"re("\.\./\.\./common/([A-Za-z0-9_]+\.cuh)")re");
   fs::create_directories(dest);
   for (const auto& entry : fs::directory_iterator(case_dir)) {
     if (entry.path().filename() == "expect.yaml") continue;
@@ -127,11 +129,12 @@ void CopySubmission(const fs::path& case_dir, const fs::path& dest) {
     if (entry.path().extension() != ".cu") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto at = text.find(kShared);
-    if (at == std::string::npos) continue;
-    text.replace(at, kShared.size(), "correct_kernels.cuh");
+    std::smatch shared;
+    if (!std::regex_search(text, shared, kShared)) continue;
+    const std::string header = shared[1];
+    text.replace(shared.position(0), shared.length(0), "\"" + header + "\"");
     std::ofstream(entry.path(), std::ios::binary) << text;
-    fs::copy_file(fs::path(LABKIT_SHARED_DIR) / "correct_kernels.cuh", dest / "correct_kernels.cuh",
+    fs::copy_file(fs::path(LABKIT_SHARED_DIR) / header, dest / header,
                   fs::copy_options::overwrite_existing);
   }
 }

@@ -24,6 +24,20 @@ std::vector<float> SequentialProduct(const Shape& s, const std::vector<float>& a
   return c;
 }
 
+bool IsFusedSequentialProduct(const Shape& s, const std::vector<float>& a,
+                              const std::vector<float>& b, const std::vector<float>& c) {
+  const auto count = [](int64_t x, int64_t y) { return static_cast<size_t>(x * y); };
+  if (a.size() != count(s.m, s.n) || b.size() != count(s.n, s.k) || c.size() != count(s.m, s.k))
+    return false;
+  for (int64_t r = 0; r < s.m; ++r)
+    for (int64_t col = 0; col < s.k; ++col) {
+      float acc = 0.0f;
+      for (int64_t i = 0; i < s.n; ++i) acc = std::fmaf(a[r * s.n + i], b[i * s.k + col], acc);
+      if (!BitwiseEqual(acc, c[r * s.k + col])) return false;
+    }
+  return true;
+}
+
 bool BitwiseEqual(float x, float y) { return FloatBits(x) == FloatBits(y); }
 
 namespace {

@@ -20,6 +20,12 @@ float SequentialDot(const float* a_row, const float* b, int64_t n, int64_t k, in
 std::vector<float> SequentialProduct(const Shape& shape, const std::vector<float>& a,
                                      const std::vector<float>& b);
 
+// Whether `c` is, bit for bit, the product summed in ascending order with a fused multiply-add at
+// every step (acc = fmaf(a, b, acc)): what an explicit fmaf or __fmaf_rn in the inner loop gives,
+// which the -fmad=false build's model does not. False when sizes do not match `shape`.
+bool IsFusedSequentialProduct(const Shape& shape, const std::vector<float>& a,
+                              const std::vector<float>& b, const std::vector<float>& c);
+
 // Same bits. +0 and -0 differ; NaNs are equal only with the same payload.
 bool BitwiseEqual(float x, float y);
 

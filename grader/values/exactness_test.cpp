@@ -112,5 +112,26 @@ TEST(Exactness, OneUlpIsAMismatchWithItsDistance) {
   EXPECT_EQ(m.bound, 0.0);
 }
 
+// An explicit fmaf in the inner loop gives C that is exactly the fused sequential sum, which the
+// -fmad=false build's model is not; the plain sequential sum is not taken for it.
+TEST(Exactness, TellsTheFusedSequentialSum) {
+  const Shape s{2, 300, 3};
+  std::vector<float> a(s.m * s.n), b(s.n * s.k);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = 1.0f / static_cast<float>(i + 3);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0f / static_cast<float>(2 * i + 7);
+  std::vector<float> fused(s.m * s.k);
+  for (int64_t r = 0; r < s.m; ++r)
+    for (int64_t c = 0; c < s.k; ++c) {
+      float acc = 0.0f;
+      for (int64_t i = 0; i < s.n; ++i) acc = std::fmaf(a[r * s.n + i], b[i * s.k + c], acc);
+      fused[r * s.k + c] = acc;
+    }
+  const std::vector<float> plain = SequentialProduct(s, a, b);
+  ASSERT_NE(plain, fused) << "inputs where fusing changes the bits";
+  EXPECT_TRUE(IsFusedSequentialProduct(s, a, b, fused));
+  EXPECT_FALSE(IsFusedSequentialProduct(s, a, b, plain));
+  EXPECT_FALSE(IsFusedSequentialProduct(s, a, b, {}));
+}
+
 }  // namespace
 }  // namespace labkit

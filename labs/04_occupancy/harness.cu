@@ -10,6 +10,7 @@
 
 #include "matmul_harness.h"
 #include "occupancy_calls.h"
+#include "occupancy_case_kernels.cuh"
 #include "occupancy_lab.cuh"
 #include "query_harness.h"
 #include "student_call.h"
@@ -22,58 +23,6 @@ using labkit::QueryValues;
 std::string text(long long v) { return std::to_string(v); }
 
 long long round_up(long long value, long long unit) { return (value + unit - 1) / unit * unit; }
-
-// Kernels of the kit's own for the occupancy cases, never launched: the student's kernels use 32
-// registers, a count at which neither the unit of register allocation nor the split into
-// sub-partitions changes any answer. Each keeps more values live than its __maxnreg__ cap, so ptxas
-// uses exactly the cap (checked before every case: a different count is the kit's fault).
-template <int N>
-__device__ void hold_live_values(const float* in, float* out, int n) {
-  float v[N];
-#pragma unroll
-  for (int j = 0; j < N; ++j) v[j] = in[j];
-  for (int i = 0; i < n; ++i) {
-#pragma unroll
-    for (int j = 0; j < N; ++j) v[j] = v[j] * v[(j + 1) % N] + in[i + j];
-  }
-  float sum = 0.0f;
-#pragma unroll
-  for (int j = 0; j < N; ++j) sum += v[j];
-  *out = sum;
-}
-
-// 37 registers: not a multiple of 8, so a warp's 1184 are allocated as 1280.
-constexpr int kOddRegisters = 37;
-__global__ void __maxnreg__(kOddRegisters)
-    occupancy_37_registers(const float* in, float* out, int n) {
-  hold_live_values<64>(in, out, n);
-}
-// 24 registers: the registers of 84 warps, more than the SM's 64 warp slots.
-constexpr int kFewRegisters = 24;
-__global__ void __maxnreg__(kFewRegisters)
-    occupancy_24_registers(const float* in, float* out, int n) {
-  hold_live_values<64>(in, out, n);
-}
-
-// lab.yaml's `kernel`: 0 and 1 the student's, 2 and 3 the kit's. The registers a kit kernel must
-// have, 0 for the student's.
-struct CaseKernel {
-  const void* function;
-  int pinned_registers;
-};
-
-CaseKernel kernel_of(const Params& params) {
-  switch (params.count("kernel") ? params.at("kernel") : 0) {
-    case 1:
-      return {reinterpret_cast<const void*>(matmul_dynamic_kernel), 0};
-    case 2:
-      return {reinterpret_cast<const void*>(occupancy_37_registers), kOddRegisters};
-    case 3:
-      return {reinterpret_cast<const void*>(occupancy_24_registers), kFewRegisters};
-    default:
-      return {reinterpret_cast<const void*>(matmul_rows_kernel), 0};
-  }
-}
 
 // The terms of the formula a variant leaves out (a mask), so that a student's value can be traced
 // to the term it lacks.
@@ -135,7 +84,7 @@ Limits limits_of(const cudaDeviceProp& p, const cudaFuncAttributes& a, int threa
 // kept for the function to return.
 template <class Call>
 auto worked_out_by_hand(const char* function, Call&& call) {
-  labkit::OccupancyCallCapture api;
+  labkit::OccupancyCallCapture api(/*refuse_calls=*/true);
   auto answer = labkit::call_student(std::forward<Call>(call));
   const std::vector<labkit::OccupancyCall> calls = api.take();
   const char* before_main = labkit::OccupancyCallBeforeMain();
@@ -154,8 +103,8 @@ auto worked_out_by_hand(const char* function, Call&& call) {
   return answer;
 }
 
-void occupancy(const Params& params, QueryValues& v) {
-  const CaseKernel kernel = kernel_of(params);
+void occupancy(const Params&, QueryValues& v) {
+  const CaseKernel kernel = case_kernel(v.param("kernel", 0));
   const int threads = static_cast<int>(v.param("threads", 256));
   const long long dyn = v.param("dynamic_smem", 0);
 #ifdef LABKIT_EMU
@@ -164,27 +113,29 @@ void occupancy(const Params& params, QueryValues& v) {
 #endif
   cudaDeviceProp p{};
   cudaFuncAttributes a{};
-  int expected = 0;
   cudaError_t err = cudaGetDeviceProperties(&p, 0);
   if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
-  if (err == cudaSuccess)
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   if (kernel.pinned_registers > 0 && a.numRegs != kernel.pinned_registers)
     throw std::runtime_error("the kit's occupancy kernel compiled to " + text(a.numRegs) +
                              " registers instead of the " + text(kernel.pinned_registers) +
                              " its case needs (__maxnreg__ in labs/04_occupancy/harness.cu)");
 
+  // The student's answers first, the API's after: asked before, the expected value would sit in
+  // this frame while the student's code runs, on the same thread, for it to read off the stack.
+  const int blocks = worked_out_by_hand("max_active_blocks_per_sm", [&] {
+    return max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn));
+  });
+  const double occupancy = worked_out_by_hand("theoretical_occupancy", [&] {
+    return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
+  });
+  int expected = 0;
+  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
+  if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   const int warps = (threads + p.warpSize - 1) / p.warpSize;
   const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
-  v.compare("active_blocks", worked_out_by_hand("max_active_blocks_per_sm", [&] {
-              return max_active_blocks_per_sm(kernel.function, threads, static_cast<size_t>(dyn));
-            }),
-            expected);
-  v.compare("occupancy", worked_out_by_hand("theoretical_occupancy", [&] {
-              return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
-            }),
-            static_cast<double>(expected * warps) / slots);
+  v.compare("active_blocks", blocks, expected);
+  v.compare("occupancy", occupancy, static_cast<double>(expected * warps) / slots);
 
   const Limits l = limits_of(p, a, threads, dyn, 0);
   const auto without = [&](unsigned omit) {
@@ -241,10 +192,26 @@ void occupancy(const Params& params, QueryValues& v) {
              " whole warp(s): count warps, not threads");
 }
 
+// The student's side for `max_threads`, which must come from the occupancy API: a side returned
+// with no call of it is a table or a guess, right only where it happens to match the cases asked.
+int chosen_with_the_api(int max_threads) {
+  labkit::OccupancyCallCapture api;
+  const int side = labkit::call_student([&] { return choose_block_side(max_threads); });
+  if (api.take().empty())
+    throw labkit::RefusedCall(
+        "choose_block_side returned a side without calling the occupancy API: this exercise asks "
+        "for the side cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests for "
+        "matmul_dynamic_kernel, with "
+        "required_shared_bytes and max_threads, called each time (the grader's limits vary)");
+  return side;
+}
+
 // The kit's own choice, as the handout describes it.
 void block_side(const Params& params, QueryValues& v) {
   const int max_threads = static_cast<int>(v.param("max_threads", 1024));
   (void)params;
+  // The student's side first, the API's after (as occupancy() does, for the same reason).
+  const int chosen = chosen_with_the_api(max_threads);
   int min_grid = 0, threads = 0;
   const cudaError_t err = cudaOccupancyMaxPotentialBlockSizeVariableSMem(
       &min_grid, &threads, matmul_dynamic_kernel,
@@ -252,8 +219,7 @@ void block_side(const Params& params, QueryValues& v) {
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   int power = 1, side = 1;
   while (power * 4 <= threads) power *= 4, side *= 2;
-  v.compare("block_side", labkit::call_student([&] { return choose_block_side(max_threads); }),
-            side);
+  v.compare("block_side", chosen, side);
   int root = 1;
   while ((root + 1) * (root + 1) <= threads) ++root;
   v.hint("block_side", root,

@@ -26,5 +26,22 @@ TEST(OccupancyCalls, TheFirstCallBeforeMainIsKeptAndLaterOnesGoToTheCapture) {
   EXPECT_STREQ(OccupancyCallBeforeMain(), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
+// The exercise worked out by hand withholds the API's answers while the student's function runs:
+// the wraps refuse each call (and it is still noted), and answer again once the capture closes.
+TEST(OccupancyCalls, ARefusingCaptureHasTheWrapsRefuse) {
+  NoteHarnessStarted();
+  EXPECT_TRUE(NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+  {
+    OccupancyCallCapture noting;
+    EXPECT_TRUE(NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+  }
+  {
+    OccupancyCallCapture refusing(/*refuse_calls=*/true);
+    EXPECT_FALSE(NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+    EXPECT_EQ(refusing.take().size(), 1u);
+  }
+  EXPECT_TRUE(NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+}
+
 }  // namespace
 }  // namespace labkit

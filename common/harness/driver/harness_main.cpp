@@ -33,6 +33,7 @@
 #include "raw_matrix_file.h"
 #include "replay_plan.h"
 #include "replay_server.h"
+#include "request_lines.h"
 #include "response_lines.h"
 #include "student_call.h"
 #include "student_image_request.h"
@@ -123,11 +124,12 @@ struct Mode {
 // "list_launches" (labgrade's counted run of a `measured` query exercise) the line also lists every
 // launch the case made, the kit's launches of the student's kernels included; a query function
 // that opens a launch capture of its own (a recorded host function) cannot be listed this way.
-void run_query_cases(const json& request, const labkit::QueryExercise& ex,
+void run_query_cases(const json& request, labkit::CaseLines& cases, const labkit::QueryExercise& ex,
                      const labkit::replay::StudentImage* image, const Mode& mode,
                      ResponseWriter& out) {
   const bool list_launches = request.value("list_launches", false);
-  for (const auto& c : request.at("cases")) {
+  while (const std::optional<json> next = cases.Next()) {
+    const json& c = *next;
     labkit::Params params;
     if (c.contains("params"))
       for (const auto& [name, value] : c["params"].items()) params[name] = value.get<long long>();
@@ -184,27 +186,23 @@ std::vector<float> stand_in_values(std::size_t count) {
 }
 
 // A counting run (labgrade's `technique.measured`) counts the cases it marks "counted", or all of
-// them where it marks none. The others run uncounted, as in every other run of the build: the
-// counted case comes after the same launches, from the same state, as it does there.
-bool marks_counted_cases(const json& request) {
-  const json& cases = request.at("cases");
-  return std::any_of(cases.begin(), cases.end(),
-                     [](const json& c) { return c.value("counted", false); });
-}
-
-void run_cases(const json& request, const std::string& dir,
+// them where it marks none ("marks_counted" says which, the cases being read one at a time). The
+// others run uncounted, as in every other run of the build: the counted case comes after the same
+// launches, from the same state, as it does there.
+void run_cases(const json& request, labkit::CaseLines& cases, const std::string& dir,
                const std::vector<labkit::MatmulExercise>& exercises,
                const labkit::MatmulExercise& ex, const labkit::Params& params,
                labkit::Layout layout, const Mode& mode, labkit::LaunchCounting* counting,
                ResponseWriter& out) {
   std::vector<labkit::LaunchRecord> launched;
-  const bool marked = marks_counted_cases(request);
+  const bool marked = request.value("marks_counted", false);
   // Cases of several exercises in one replay: each exercise starts from the device state the
   // program started with (initial_device_state.h), as it would in a process of its own.
   std::optional<labkit::replay::InitialDeviceState> initial;
   if (mode.run == labkit::RunMode::kReplay) initial.emplace(mode.image);
   std::optional<std::string> previous_exercise;
-  for (const auto& c : request.at("cases")) {
+  while (const std::optional<json> next = cases.Next()) {
+    const json& c = *next;
     const std::string id = c.at("id");
     const std::string exercise_text = c.value("exercise", std::string());
     if (initial && previous_exercise && *previous_exercise != exercise_text) initial->Restore();
@@ -368,10 +366,14 @@ int run_request(Mode mode, const std::string& request_path, const std::string& r
     return labkit::kHarnessUsageExitCode;
   }
   try {
-    std::ifstream in(request_path);
-    const json request = json::parse(in);
+    const json request = [&] {
+      std::ifstream in(request_path);
+      return json::parse(in);
+    }();
     labkit::ApplyEmulatorSettings(request);
     const std::string dir = request_path.substr(0, request_path.find_last_of('/') + 1);
+    // The cases, read one at a time as they run (request_lines.h).
+    labkit::CaseLines cases(dir + labkit::kCasesFileName);
     mode.plan_dir = dir;
     mode.image = labkit::StudentImageOf(request);
     labkit::replay::CountVariablesAsGlobalMemory(mode.image);
@@ -407,10 +409,10 @@ int run_request(Mode mode, const std::string& request_path, const std::string& r
     std::optional<labkit::LaunchCounting> counting;
     if (!counters_table.empty()) counting.emplace();
     if (query != nullptr) {
-      run_query_cases(request, *query, request.contains("student_image") ? &mode.image : nullptr,
-                      mode, out);
+      run_query_cases(request, cases, *query,
+                      request.contains("student_image") ? &mode.image : nullptr, mode, out);
     } else {
-      run_cases(request, dir, exercises, *ex, ref.params, layout, mode,
+      run_cases(request, cases, dir, exercises, *ex, ref.params, layout, mode,
                 counting ? &*counting : nullptr, out);
       if (request.contains("timing") && !request["timing"].is_null())
         run_timing(request["timing"], dir, *ex, ref.params, mode, out);

@@ -1,10 +1,43 @@
 #include "response_lines.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
+
+#include "request_lines.h"
 
 namespace labkit {
 
 using nlohmann::json;
+
+namespace {
+// Opens the response file for one write; -1 when it cannot.
+int OpenResponse(const std::string& path, int flags) {
+  return ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | flags, 0644);
+}
+}  // namespace
+
+ResponseWriter::ResponseWriter(const std::string& path) : path_(AbsolutePath(path)) {
+  const int fd = OpenResponse(path_, O_CREAT | O_TRUNC);
+  ok_ = fd >= 0;
+  if (fd >= 0) ::close(fd);
+}
+
+void ResponseWriter::line(const json& j) {
+  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  const int fd = OpenResponse(path_, O_APPEND);
+  if (fd < 0) return;  // labgrade finds the line missing, and says the run did not finish
+  // One write of the whole line where the kernel allows (a regular file, well under its limits).
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) break;
+    done += static_cast<std::size_t>(wrote);
+  }
+  ::close(fd);
+}
 
 json launches_json(const std::vector<LaunchRecord>& records) {
   json launches = json::array();

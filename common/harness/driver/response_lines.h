@@ -2,7 +2,6 @@
 // case (its launches, transfers and buffers) and of a query exercise's call.
 #pragma once
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,31 +12,26 @@
 
 namespace labkit {
 
-// The response file labgrade reads (docs/DESIGN.md, "Harness protocol").
+// The response file labgrade reads (docs/DESIGN.md, "Harness protocol"). It is open only while a
+// line is written, never while the student's code runs: an open descriptor is one the student's
+// code can write through, with nothing but allowed calls (a stdio stream whose descriptor field it
+// points there, then printf), and forge the lines labgrade judges (r20, r23: a query's values, a
+// replay's launches and counts). The student's code cannot open a file itself (the symbol and
+// instruction checks refuse every way).
 class ResponseWriter {
  public:
-  explicit ResponseWriter(const std::string& path) : file_(std::fopen(path.c_str(), "w")) {}
-  ~ResponseWriter() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  bool ok() const { return file_ != nullptr; }
-  void close() {
-    if (file_ != nullptr) std::fclose(file_);
-    file_ = nullptr;
-  }
-  // One line, flushed at once: if the student's code kills the process next, this line survives.
-  // Strings in it may be the student's (an exception's words, a kernel's name): bytes that are not
-  // UTF-8 are written as U+FFFD, where dump() would throw and the harness report a failure of its
-  // own (labgrade: not graded) for what is the student's exception.
-  void line(const nlohmann::json& j) {
-    const std::string text =
-        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    std::fwrite(text.data(), 1, text.size(), file_);
-    std::fflush(file_);
-  }
+  // Creates (or empties) the file at `path`; ok() says whether that worked.
+  explicit ResponseWriter(const std::string& path);
+  bool ok() const { return ok_; }
+  // One line, written whole before this returns: if the student's code kills the process next,
+  // this line survives. Strings in it may be the student's (an exception's words, a kernel's
+  // name): bytes that are not UTF-8 are written as U+FFFD, where dump() would throw and the
+  // harness report a failure of its own (labgrade: not graded) for what is the student's exception.
+  void line(const nlohmann::json& j);
 
  private:
-  std::FILE* file_;
+  std::string path_;  // absolute: the working folder is the process's, which could change
+  bool ok_ = false;
 };
 
 nlohmann::json launches_json(const std::vector<LaunchRecord>& records);

@@ -3,13 +3,14 @@
 // wrapper sees each launch, notes it, and hands it on unchanged.
 #include <dlfcn.h>
 
-#include "labkit_emu/access_counts.h"
-#include "labkit_emu/launch.h"
 #include <cstring>
 
 #include "harness_protocol.h"
+#include "labkit_emu/access_counts.h"
+#include "labkit_emu/launch.h"
 #include "launch_log.h"
 #include "link_wraps.h"
+#include "presented_device.cuh"
 #include "replay_recorder.h"
 
 // emu::detail::launch(emu::detail::LaunchRequest const&) under the names the linker's --wrap gives
@@ -83,7 +84,15 @@ extern "C" void labkit_wrap_launch(const emu::detail::LaunchRequest& request) {
     labkit::RecordLaunch(record);
     return NotePlannedLaunch(request);
   }
-  labkit_real_launch(request);
+  // A block the device a query is shown cannot hold is refused by emu itself
+  // (presented_device.cuh).
+  if (labkit::PresentedDeviceRefusesBlock(request.block.x, request.block.y, request.block.z)) {
+    emu::detail::LaunchRequest refused = request;
+    refused.block = dim3(labkit::kBlockNoDeviceHolds);
+    labkit_real_launch(refused);
+  } else {
+    labkit_real_launch(request);
+  }
   // Noted after the launch, which is synchronous here, so that its access counts come along
   // (replaced by the sealed ones when the case ends: UseSealedCounts).
   if (const emu::AccessCounts* c = emu::detail::last_launch_access_counts())

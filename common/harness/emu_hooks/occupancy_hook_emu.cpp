@@ -1,11 +1,16 @@
 // CPU backend: the harness is linked with `--wrap` on emu's occupancy functions (kEmuLinkWraps in
 // link_wraps.h): cudaOccupancyMaxActiveBlocksPerMultiprocessor, and the library function that
 // emu's cudaOccupancyMaxPotentialBlockSize* templates end in. The student's calls are noted
-// (occupancy_calls.h) and go on unchanged; each wrapper takes the wrapped name through an asm
-// label built from the same macro as the link line.
+// (occupancy_calls.h) and go on unchanged, but for the largest block size, and the resident blocks
+// of a block above the limit (none), while a query is shown a device of fewer threads a block
+// (presented_device.cuh); each wrapper takes the wrapped name
+// through an asm label built from the same macro as the link line.
+#include <climits>
+
 #include "labkit_emu/runtime_api.h"
 #include "link_wraps.h"
 #include "occupancy_calls.h"
+#include "presented_device.cuh"
 
 extern "C" cudaError_t labkit_real_active_blocks(int* blocks, const void* func, int block_size,
                                                  size_t smem)
@@ -15,8 +20,11 @@ extern "C" cudaError_t labkit_wrap_active_blocks(int* blocks, const void* func, 
     __asm__("__wrap_" LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS);
 extern "C" cudaError_t labkit_wrap_active_blocks(int* blocks, const void* func, int block_size,
                                                  size_t smem) {
-  labkit::NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  return labkit_real_active_blocks(blocks, func, block_size, smem);
+  if (!labkit::NoteOccupancyCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return cudaErrorNotPermitted;
+  const cudaError_t result = labkit_real_active_blocks(blocks, func, block_size, smem);
+  if (result == cudaSuccess && blocks != nullptr) labkit::PresentActiveBlocks(block_size, *blocks);
+  return result;
 }
 
 extern "C" cudaError_t labkit_real_potential_block_size(
@@ -30,7 +38,11 @@ extern "C" cudaError_t labkit_wrap_potential_block_size(
 extern "C" cudaError_t labkit_wrap_potential_block_size(
     int* min_grid_size, int* block_size, const void* func, emu::detail::SmemOfBlock smem_of_block,
     const void* functor, int block_size_limit) {
-  labkit::NoteOccupancyCall("cudaOccupancyMaxPotentialBlockSize");
+  if (!labkit::NoteOccupancyCall("cudaOccupancyMaxPotentialBlockSize"))
+    return cudaErrorNotPermitted;
+  // emu works this out from its own device model, where CUDA's template reads the wrapped
+  // attributes (device_query_wrap_gpu.cu): capped here as there by the device a query is shown.
+  const int limit = labkit::PresentedThreadLimit(block_size_limit > 0 ? block_size_limit : INT_MAX);
   return labkit_real_potential_block_size(min_grid_size, block_size, func, smem_of_block, functor,
-                                          block_size_limit);
+                                          limit == INT_MAX ? 0 : limit);
 }

@@ -12,6 +12,7 @@
 #include "launch_counters.h"
 #include "launch_log.h"
 #include "param_layout_gpu.cuh"
+#include "presented_device.cuh"
 #include "replay_recorder.h"
 
 extern "C" {
@@ -73,7 +74,8 @@ labkit::LaunchRecord NoteLaunch(const void* function, dim3 grid, dim3 block, voi
   return record;
 }
 
-// Runs `launch` with the launch noted once, however the runtime nests its entry points.
+// Runs `launch` (given the block to launch) with the launch noted once, however the runtime nests
+// its entry points.
 template <class Launch>
 cudaError_t Noted(const void* function, dim3 grid, dim3 block, void** args, size_t shared,
                   Launch&& launch) {
@@ -82,10 +84,15 @@ cudaError_t Noted(const void* function, dim3 grid, dim3 block, void** args, size
   if (outermost) noted = NoteLaunch(function, grid, block, args, shared);
   // A record run only notes the launch: its kernels run in the replay, on the real inputs.
   if (labkit::replay::Recording()) return cudaSuccess;
+  // A block the device a query is shown cannot hold is refused by the runtime itself.
+  const dim3 run = labkit::PresentedDeviceRefusesBlock(block.x, block.y, block.z)
+                       ? dim3(labkit::kBlockNoDeviceHolds)
+                       : block;
   ++t_launch_depth;
   cudaError_t status = cudaSuccess;
   // In labgrade's counting run, the outermost entry is counted (launch_counters.h).
-  if (!outermost || !labkit::CountedLaunch(noted, [&] { status = launch(); })) status = launch();
+  if (!outermost || !labkit::CountedLaunch(noted, [&] { status = launch(run); }))
+    status = launch(run);
   --t_launch_depth;
   return status;
 }
@@ -103,31 +110,31 @@ extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t* kernel, const void* 
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
                                                  void** args, size_t shared, cudaStream_t stream) {
-  return Noted(FunctionOf(kernel), grid, block, args, shared, [&] {
-    return __real___cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+  return Noted(FunctionOf(kernel), grid, block, args, shared, [&](dim3 run) {
+    return __real___cudaLaunchKernel(kernel, grid, run, args, shared, stream);
   });
 }
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
                                                       void** args, size_t shared,
                                                       cudaStream_t stream) {
-  return Noted(FunctionOf(kernel), grid, block, args, shared, [&] {
-    return __real___cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream);
+  return Noted(FunctionOf(kernel), grid, block, args, shared, [&](dim3 run) {
+    return __real___cudaLaunchKernel_ptsz(kernel, grid, run, args, shared, stream);
   });
 }
 
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
                                                void** args, size_t shared, cudaStream_t stream) {
-  return Noted(function, grid, block, args, shared, [&] {
-    return __real_cudaLaunchKernel(function, grid, block, args, shared, stream);
+  return Noted(function, grid, block, args, shared, [&](dim3 run) {
+    return __real_cudaLaunchKernel(function, grid, run, args, shared, stream);
   });
 }
 
 extern "C" cudaError_t __wrap_cudaLaunchKernel_ptsz(const void* function, dim3 grid, dim3 block,
                                                     void** args, size_t shared,
                                                     cudaStream_t stream) {
-  return Noted(function, grid, block, args, shared, [&] {
-    return __real_cudaLaunchKernel_ptsz(function, grid, block, args, shared, stream);
+  return Noted(function, grid, block, args, shared, [&](dim3 run) {
+    return __real_cudaLaunchKernel_ptsz(function, grid, run, args, shared, stream);
   });
 }
 

@@ -31,6 +31,9 @@
 #define LABKIT_EMU_FUNC_SET_ATTRIBUTE "_Z20cudaFuncSetAttributePKv17cudaFuncAttributei"
 #define LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS "_Z45cudaOccupancyMaxActiveBlocksPerMultiprocessorPiPKvim"
 #define LABKIT_EMU_MAX_POTENTIAL_BLOCK_SIZE "_ZN3emu6detail24max_potential_block_sizeEPiS1_PKvPFmS3_iES3_i"
+#define LABKIT_EMU_GET_DEVICE_PROPERTIES "_Z23cudaGetDevicePropertiesP14cudaDevicePropi"
+#define LABKIT_EMU_DEVICE_GET_ATTRIBUTE "_Z22cudaDeviceGetAttributePi14cudaDeviceAttri"
+#define LABKIT_EMU_FUNC_GET_ATTRIBUTES "_Z21cudaFuncGetAttributesP18cudaFuncAttributesPKv"
 
 namespace labkit {
 
@@ -66,17 +69,34 @@ inline constexpr const char* kGpuLinkWraps[] = {
     // The occupancy API, noted where an exercise refuses it (occupancy_wrap_gpu.cu).
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
     "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-    "cudaOccupancyAvailableDynamicSMemPerBlock"};
+    "cudaOccupancyAvailableDynamicSMemPerBlock",
+    // What the device says of a block's size, answered for the device a query is shown
+    // (device_query_wrap_gpu.cu, presented_device.cuh).
+    "cudaGetDeviceProperties", "cudaDeviceGetAttribute", "cudaFuncGetAttributes"};
 
 // CPU backend: emu's runtime (launch_hook_emu.cpp, transfer_hook_emu.cpp: copies, allocations,
-// memsets and kernel attributes; occupancy_hook_emu.cpp: the occupancy API).
-inline constexpr const char* kEmuLinkWraps[] = {
-    LABKIT_EMU_LAUNCH,           LABKIT_EMU_MEMCPY,          LABKIT_EMU_MEMCPY_ASYNC,
-    LABKIT_EMU_MEMCPY_2D,        LABKIT_EMU_MEMCPY_2D_ASYNC, LABKIT_EMU_COPY_TO_SYMBOL,
-    LABKIT_EMU_COPY_FROM_SYMBOL, LABKIT_EMU_MALLOC_HOST,     LABKIT_EMU_HOST_ALLOC,
-    LABKIT_EMU_MALLOC_MANAGED,   LABKIT_EMU_MALLOC,          LABKIT_EMU_MALLOC_PITCH,
-    LABKIT_EMU_FREE,             LABKIT_EMU_MEMSET,          LABKIT_EMU_MEMSET_ASYNC,
-    LABKIT_EMU_FUNC_SET_ATTRIBUTE, LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS,
-    LABKIT_EMU_MAX_POTENTIAL_BLOCK_SIZE};
+// memsets and kernel attributes; occupancy_hook_emu.cpp: the occupancy API;
+// device_query_hook_emu.cpp: what the device says of a block's size).
+inline constexpr const char* kEmuLinkWraps[] = {LABKIT_EMU_LAUNCH,
+                                                LABKIT_EMU_MEMCPY,
+                                                LABKIT_EMU_MEMCPY_ASYNC,
+                                                LABKIT_EMU_MEMCPY_2D,
+                                                LABKIT_EMU_MEMCPY_2D_ASYNC,
+                                                LABKIT_EMU_COPY_TO_SYMBOL,
+                                                LABKIT_EMU_COPY_FROM_SYMBOL,
+                                                LABKIT_EMU_MALLOC_HOST,
+                                                LABKIT_EMU_HOST_ALLOC,
+                                                LABKIT_EMU_MALLOC_MANAGED,
+                                                LABKIT_EMU_MALLOC,
+                                                LABKIT_EMU_MALLOC_PITCH,
+                                                LABKIT_EMU_FREE,
+                                                LABKIT_EMU_MEMSET,
+                                                LABKIT_EMU_MEMSET_ASYNC,
+                                                LABKIT_EMU_FUNC_SET_ATTRIBUTE,
+                                                LABKIT_EMU_OCCUPANCY_ACTIVE_BLOCKS,
+                                                LABKIT_EMU_MAX_POTENTIAL_BLOCK_SIZE,
+                                                LABKIT_EMU_GET_DEVICE_PROPERTIES,
+                                                LABKIT_EMU_DEVICE_GET_ATTRIBUTE,
+                                                LABKIT_EMU_FUNC_GET_ATTRIBUTES};
 
 }  // namespace labkit

@@ -2,18 +2,11 @@
 
 #include <string>
 
+#include "refused_test_util.h"
 #include "rewrite.h"
 
 namespace emu::rewrite {
 namespace {
-
-// What a counted compile refuses in `src`, one `file:line: error: ...` line each.
-std::string refused(std::string_view src) {
-  std::string out;
-  for (const Warning& e : rewrite_source(src, /*counted=*/true).refused)
-    out += format_error(e) + "\n";
-  return out;
-}
 
 TEST(UncountedAccess, AttributesThatSwitchOffTheCountAreRefusedInEverySpelling) {
   for (const char* attribute :

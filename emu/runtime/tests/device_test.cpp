@@ -173,6 +173,50 @@ TEST(Occupancy, PotentialBlockSize) {
   reset_device();
 }
 
+// A functor whose operator() is not const (a `mutable` lambda that counts its calls) is valid CUDA:
+// the runtime's template calls its own copy (a false failure of 2026-11-28: a compile error here).
+TEST(Occupancy, AFunctorThatIsNotConstIsCalled) {
+  int min_grid = 0, block = 0, calls = 0;
+  ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, regs32,
+                                                           [&calls, last = 0](int n) mutable {
+                                                             ++calls;
+                                                             last = n;
+                                                             return static_cast<size_t>(last) * 8;
+                                                           }),
+            cudaSuccess);
+  EXPECT_GT(calls, 0);
+  EXPECT_GT(block, 0);
+  reset_device();
+}
+
+// The flags forms give the plain forms' answers, and refuse a flag the runtime does not have.
+TEST(Occupancy, FlagsFormsAnswerAsThePlainOnes) {
+  int plain = 0, flagged = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&plain, regs128, 256, 4096), cudaSuccess);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, regs128, 256, 4096,
+                                                                   cudaOccupancyDefault),
+            cudaSuccess);
+  EXPECT_EQ(flagged, plain);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+                &flagged, regs128, 256, 4096, cudaOccupancyDisableCachingOverride),
+            cudaSuccess);
+  EXPECT_EQ(flagged, plain);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, regs128, 256, 0, 4u),
+            cudaErrorInvalidValue);
+  int min_grid = 0, block = 0, flagged_grid = 0, flagged_block = 0;
+  ASSERT_EQ(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, regs32, 0, 256), cudaSuccess);
+  ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeWithFlags(&flagged_grid, &flagged_block, regs32, 0,
+                                                        256, cudaOccupancyDefault),
+            cudaSuccess);
+  EXPECT_EQ(flagged_block, block);
+  EXPECT_EQ(flagged_grid, min_grid);
+  ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+                &flagged_grid, &flagged_block, regs32, [](int) { return size_t{0}; }, 256,
+                cudaOccupancyDefault),
+            cudaSuccess);
+  EXPECT_EQ(flagged_block, block);
+}
+
 TEST(Kernels, LaunchBeyondTheRegisterFileIsOutOfResources) {
   emu::launch(regs255, 1, 1024, 0, 0);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchOutOfResources);

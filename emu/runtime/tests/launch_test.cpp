@@ -44,6 +44,31 @@ TEST(Launch, ThreeDimensionalIndexing) {
   cudaFree(d);
 }
 
+__global__ void scale_by(float* out, float factor, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = factor * static_cast<float>(i);
+}
+
+// cudaLaunchKernel given the kernel itself: each pointer of `args` read as its parameter's type,
+// the launch <<<...>>> would make, and its own error returned.
+TEST(Launch, ThroughCudaLaunchKernel) {
+  const int n = 70;
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, n * sizeof(float)), cudaSuccess);
+  float factor = 2.5f;
+  int count = n;
+  void* args[] = {&d, &factor, &count};
+  ASSERT_EQ(cudaLaunchKernel(scale_by, dim3(3), dim3(32), args), cudaSuccess);
+  const std::vector<float> out = to_host(d, n);
+  for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], 2.5f * static_cast<float>(i)) << i;
+  EXPECT_EQ(cudaLaunchKernel(scale_by, dim3(1), dim3(2048), args), cudaErrorInvalidConfiguration);
+  // Its own status, not the last-error state: the refused launch's error stays pending there.
+  EXPECT_EQ(cudaLaunchKernel(scale_by, dim3(1), dim3(32), args), cudaSuccess) << "not sticky";
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaFree(d), cudaSuccess);
+}
+
 // Each block marks itself done after a little work of its own.
 __global__ void mark_block_done(unsigned* done, unsigned work) {
   volatile unsigned sink = 0;

@@ -46,6 +46,26 @@ TEST(Memcpy, DiagnosticsCarryTheCaseTheHarnessNamed) {
   cudaFree(d);
 }
 
+__device__ int copied_through_its_address;
+
+// Valid CUDA the CPU backend does not carry out (its record of a function cannot replay a copy into
+// a variable's address): said as unsupported, not as arguments swapped.
+TEST(Memcpy, ThroughASymbolAddressIsUnsupported) {
+  int* address = nullptr;
+  ASSERT_EQ(cudaGetSymbolAddress(reinterpret_cast<void**>(&address), copied_through_its_address),
+            cudaSuccess);
+  const int value = 7;
+  const size_t mark = report_size();
+  EXPECT_EQ(cudaMemcpy(address, &value, sizeof value, cudaMemcpyHostToDevice),
+            cudaErrorNotSupported);
+  const std::string report = report_since(mark);
+  EXPECT_NE(report.find("\"kind\": \"unsupported_copy\""), std::string::npos) << report;
+  EXPECT_NE(report.find("use cudaMemcpyToSymbol"), std::string::npos) << report;
+  cudaGetLastError();
+  ASSERT_EQ(cudaMemcpyToSymbol(copied_through_its_address, &value, sizeof value), cudaSuccess);
+  EXPECT_EQ(copied_through_its_address, 7);
+}
+
 TEST(Memcpy, ContradictoryDirectionIsBadCopy) {
   std::vector<int> host(4, 0);
   int* d = nullptr;

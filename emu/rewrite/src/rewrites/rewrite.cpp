@@ -1,6 +1,8 @@
 #include "rewrite.h"
 
+#include "launch_kernel_cast.h"
 #include "launch_rewrite.h"
+#include "made_directives.h"
 #include "shared_rewrite.h"
 #include "source.h"
 #include "uncounted_access.h"
@@ -17,7 +19,8 @@ RewriteResult rewrite_source(std::string_view text, bool counted) {
     findings.push_back({issue.offset, issue.message});
   std::vector<Edit> edits;
   RewriteResult result;
-  for (PassResult pass : {rewrite_launches(src), rewrite_shared(src)}) {
+  for (PassResult pass :
+       {rewrite_launches(src), rewrite_launch_kernel_casts(src), rewrite_shared(src)}) {
     edits.insert(edits.end(), pass.edits.begin(), pass.edits.end());
     findings.insert(findings.end(), pass.findings.begin(), pass.findings.end());
     for (const Finding& e : pass.errors) result.errors.push_back({lines.at(e.offset), e.message});
@@ -27,6 +30,8 @@ RewriteResult rewrite_source(std::string_view text, bool counted) {
     PassResult pass = find_uncounted_accesses(src);
     edits.insert(edits.end(), pass.edits.begin(), pass.edits.end());
     for (const Finding& e : pass.errors) result.refused.push_back({lines.at(e.offset), e.message});
+    for (const Finding& e : find_made_directives(src).errors)
+      result.refused.push_back({lines.at(e.offset), e.message});
   }
 
   result.text = apply_edits(text, std::move(edits), &findings);

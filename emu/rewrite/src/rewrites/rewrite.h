@@ -1,5 +1,6 @@
-// The whole rewrite of one preprocessed translation unit: kernel launches and `__shared__`
-// declarations (see launch_rewrite.h and shared_rewrite.h for the exact forms). Line markers and
+// The whole rewrite of one preprocessed translation unit: kernel launches, cudaLaunchKernel's
+// kernel cast to a void pointer, and `__shared__` declarations (see launch_rewrite.h,
+// launch_kernel_cast.h and shared_rewrite.h for the exact forms). Line markers and
 // line breaks are kept, so compiler errors on the output still name the student's file and line.
 // Anything not understood is left as it was and reported as a warning. Rewriting the output again
 // changes nothing.

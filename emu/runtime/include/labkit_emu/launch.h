@@ -40,6 +40,9 @@ struct LaunchRequest {
   size_t closure_bytes;
 };
 void launch(const LaunchRequest& request);
+// The error the latest launch ended with (cudaSuccess when it ran), whatever an earlier call left
+// in the last-error state: what cudaLaunchKernel returns.
+cudaError_t last_launch_status();
 // Fills a block's shared memory with 0xFF before its first use (not counted as a CUDA thread's
 // write by ThreadSanitizer).
 void poison_shared(void* bytes, size_t size);
@@ -130,3 +133,32 @@ T* dynamic_shared() {
 }
 }  // namespace
 }  // namespace emu
+
+// cudaLaunchKernel, the runtime's launch with the kernel's arguments as an array of pointers to
+// them. Given the kernel itself, its parameter types say what each pointer points to, and the
+// launch is the one <<<...>>> makes (the launch's own error is returned, as the runtime does).
+// Given a `const void*`, the types are gone. Where the call casts a kernel's name, as CUDA's
+// samples do (`(const void*)k`), emu's rewrite drops the cast (launch_kernel_cast.h); a pointer
+// held in a variable cannot be launched here, and the compile says so at the call.
+namespace {
+template <class... P, std::size_t... I>
+cudaError_t launch_from_pointers(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                 size_t smem, cudaStream_t stream, std::index_sequence<I...>) {
+  emu::launch(kernel, grid, block, smem, stream,
+              *static_cast<std::remove_reference_t<P>*>(args[I])...);
+  return emu::detail::last_launch_status();
+}
+}  // namespace
+
+template <class... P>
+static inline cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                           size_t shared_mem = 0, cudaStream_t stream = nullptr) {
+  return launch_from_pointers(kernel, grid, block, args, shared_mem, stream,
+                              std::index_sequence_for<P...>{});
+}
+cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                             size_t shared_mem = 0, cudaStream_t stream = nullptr)
+    __attribute__((error(
+        "the CPU backend cannot launch a kernel given as a void pointer held in a variable: pass "
+        "the kernel itself (cudaLaunchKernel(my_kernel, grid, block, args), or "
+        "(const void*)my_kernel), or launch it with <<<grid, block>>>")));

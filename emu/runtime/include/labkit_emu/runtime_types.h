@@ -69,6 +69,7 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 #define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
 
 struct cudaUUID_t {
   char bytes[16];

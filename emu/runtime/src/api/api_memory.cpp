@@ -1,8 +1,12 @@
 // Allocation, copies and memset. Copies check what CUDA with unified addressing would reject or
 // corrupt silently: a direction that contradicts where the pointers live (bad_copy) and a device
 // range that runs past its allocation.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "device_model.h"
@@ -29,6 +33,14 @@ cudaError_t allocate_into(void** ptr, size_t size, MemoryKind kind) {
   return *ptr != nullptr ? cudaSuccess : record(cudaErrorMemoryAllocation);
 }
 
+// Valid CUDA the CPU backend does not carry out: reported as such, not as the student's mistake.
+cudaError_t unsupported_copy(const char* call, const std::string& detail) {
+  JsonLine line("unsupported_copy");
+  line.str("call", call).str("detail", detail.c_str());
+  emit(line, (std::string(call) + ": " + detail).c_str());
+  return record(cudaErrorNotSupported);
+}
+
 cudaError_t bad_copy(const char* call, const std::string& detail) {
   JsonLine line("bad_copy");
   line.str("call", call).str("detail", detail.c_str());
@@ -41,14 +53,36 @@ struct Span {
   bool device = false;    // inside a cudaMalloc/Pitch buffer (or managed memory)
   bool managed = false;   // accessible from both sides
   bool overruns = false;  // starts inside a device buffer but runs past its end
+  bool symbol = false;    // inside a variable whose address cudaGetSymbolAddress gave
   size_t buffer_bytes = 0;
   size_t offset = 0;
 };
 
+// The variables whose addresses cudaGetSymbolAddress gave: start -> bytes.
+std::mutex symbols_mutex;
+std::map<uintptr_t, size_t> symbol_addresses;
+
+// `ptr` inside a variable of symbol_addresses: its span there.
+bool locate_symbol(const void* ptr, size_t bytes, Span& s) {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(symbols_mutex);
+  auto it = symbol_addresses.upper_bound(p);
+  if (it == symbol_addresses.begin()) return false;
+  --it;
+  if (p >= it->first + it->second) return false;
+  s.symbol = true;
+  s.buffer_bytes = it->second;
+  s.offset = p - it->first;
+  return true;
+}
+
 Span locate(const void* ptr, size_t bytes) {
   Span s;
   auto a = find_allocation(ptr, 0);
-  if (!a || !a->device_side()) return s;
+  if (!a || !a->device_side()) {
+    locate_symbol(ptr, bytes, s);
+    return s;
+  }
   s.device = true;
   s.managed = a->kind == MemoryKind::managed;
   s.buffer_bytes = a->bytes;
@@ -83,6 +117,14 @@ std::string overrun_text(const char* role, const Span& s, size_t bytes) {
 cudaError_t check_side(const char* call, cudaMemcpyKind kind, const char* role, const Span& s,
                        bool want_device, size_t extent) {
   if (s.overruns) return bad_copy(call, overrun_text(role, s, extent));
+  // Valid CUDA, but a copy the grader's record of the function cannot carry to its replay (which
+  // places variables elsewhere): said as what it is, not as a wrong direction.
+  if (s.symbol)
+    return unsupported_copy(
+        call, std::string("the ") + role +
+                  " is a __device__ or __constant__ variable's address from "
+                  "cudaGetSymbolAddress, which the grader's CPU backend does not copy "
+                  "through: use cudaMemcpyToSymbol / cudaMemcpyFromSymbol");
   if (s.managed || kind == cudaMemcpyDefault) return cudaSuccess;
   if (want_device && !s.device) {
     return bad_copy(call,
@@ -236,6 +278,13 @@ cudaError_t check_symbol_copy(size_t symbol_bytes, size_t count, size_t offset, 
   return cudaSuccess;
 }
 }  // namespace
+
+void note_symbol_address(const void* symbol, size_t bytes) {
+  if (symbol == nullptr || bytes == 0) return;
+  std::lock_guard<std::mutex> lock(symbols_mutex);
+  size_t& known = symbol_addresses[reinterpret_cast<uintptr_t>(symbol)];
+  known = std::max(known, bytes);
+}
 
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_bytes, const void* src, size_t count,
                            size_t offset, cudaMemcpyKind kind) {

@@ -5,6 +5,7 @@
 
 #include <link.h>
 
+#include <atomic>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -105,34 +106,24 @@ cudaError_t check_pointers(const LaunchRequest& r, const KernelInfo& k) {
   }
   return cudaSuccess;
 }
-}  // namespace
 
-void launch(const LaunchRequest& r) {
+// The launch, and its own error (as cudaLaunchKernel returns it).
+cudaError_t run_launch(const LaunchRequest& r) {
   clear_last_launch_counts(config().count_accesses);  // a launch that does not run counts nothing
-  if (enter() != cudaSuccess) return;  // a broken context runs nothing
+  if (cudaError_t e = enter(); e != cudaSuccess) return e;  // a broken context runs nothing
   if (Worker::running() != nullptr) {
     // A launch from kernel code (dynamic parallelism) would need a second scheduler per OS thread.
     JsonLine line("unsupported");
     line.str("kernel", kernel_info(r.kernel).name.c_str())
         .str("detail", "kernels launched from kernels (dynamic parallelism) are not emulated");
     emit(line, "unsupported: a kernel launched another kernel (dynamic parallelism)");
-    record(cudaErrorNotSupported);
-    return;
+    return record(cudaErrorNotSupported);
   }
-  if (cudaError_t e = check_configuration(r); e != cudaSuccess) {
-    record(e);
-    return;
-  }
+  if (cudaError_t e = check_configuration(r); e != cudaSuccess) return record(e);
   KernelInfo& k = kernel_info(r.kernel);
   const unsigned threads = r.block.x * r.block.y * r.block.z;
-  if (cudaError_t e = check_resources(r, k, threads); e != cudaSuccess) {
-    record(e);
-    return;
-  }
-  if (cudaError_t e = check_pointers(r, k); e != cudaSuccess) {
-    record(e);
-    return;
-  }
+  if (cudaError_t e = check_resources(r, k, threads); e != cudaSuccess) return record(e);
+  if (cudaError_t e = check_pointers(r, k); e != cudaSuccess) return record(e);
 
   LaunchState state;
   state.request = &r;
@@ -161,6 +152,17 @@ void launch(const LaunchRequest& r) {
   }
 
   check_canaries();
-  if (state.failed.load()) make_sticky(cudaErrorLaunchFailure);
+  if (!state.failed.load()) return cudaSuccess;
+  make_sticky(cudaErrorLaunchFailure);
+  return cudaErrorLaunchFailure;
 }
+
+// What the latest launch ended with: not an error of the last-error state, which an earlier
+// call's error may hold, and which a successful launch leaves as it was.
+std::atomic<int> latest_launch_status{cudaSuccess};
+}  // namespace
+
+void launch(const LaunchRequest& r) { latest_launch_status.store(run_launch(r)); }
+
+cudaError_t last_launch_status() { return static_cast<cudaError_t>(latest_launch_status.load()); }
 }  // namespace emu::detail

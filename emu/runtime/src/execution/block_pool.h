@@ -1,6 +1,7 @@
 // A fixed pool of OS threads (LABKIT_EMU_THREADS, default: the hardware's) that share a launch's
 // blocks; the launching thread works too. Each OS thread takes the next block index from a shared
-// counter, so uneven blocks balance themselves.
+// counter, so uneven blocks balance themselves. An order run (LABKIT_EMU_ORDER reverse or random)
+// runs the blocks one after the other in that order instead.
 #pragma once
 #include <cstdint>
 

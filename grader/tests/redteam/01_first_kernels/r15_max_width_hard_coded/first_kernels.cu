@@ -1,94 +1,10 @@
-// Lab 01: first matrix-multiply kernels.
-//
-// C = A * B for row-major floats, A m x n, B n x k, C m x k: element (r, c) of a matrix with K
-// columns lives at index r*K + c. Three versions of one loop nest: on the CPU, in a single block
-// of threads (one thread per element of C), and in a grid of blocks that covers any m x k.
-//
-// Keep the inner index ascending (i = 0, 1, ..., n-1) and accumulate in one float in the kernels:
-// the grader's -fmad=false build compares them bit for bit with that sequential sum.
-#include "first_kernels_lab.cuh"
+// Lab 01's query alone: the matrix exercises come from the corpus's shared, correct header.
 
-// ---------------------------------------------------------------------------------------------
-// Exercise 1: on the host.
-// ---------------------------------------------------------------------------------------------
-void matmul_host(const float* A, const float* B, float* C, int m, int n, int k) {
-  // BEGIN SOLUTION
-  // STARTER: // TODO: for every row r < m and column c < k of C, add up A(r, i) * B(i, c) over
-  // STARTER: //       i < n and store the sum in C(r, c). Row-major: A(r, i) is A[r * n + i].
-  for (int row = 0; row < m; ++row) {
-    for (int col = 0; col < k; ++col) {
-      float sum = 0.0f;
-      // Along row `row` of A the stride is 1; down column `col` of B it is k (a whole row of B).
-      for (int i = 0; i < n; ++i) sum += A[row * n + i] * B[i * k + col];
-      C[row * k + col] = sum;
-    }
-  }
-  // END SOLUTION
-}
+#include "../../common/first_kernels_correct.cuh"
 
-// ---------------------------------------------------------------------------------------------
-// Exercise 2: one block of width x width threads, one thread per element of C.
-// ---------------------------------------------------------------------------------------------
-__global__ void matmul_one_block_kernel(const float* A, const float* B, float* C, int width) {
-  // BEGIN SOLUTION
-  // STARTER: // TODO: the thread's element of C is row threadIdx.y, column threadIdx.x. Compute
-  // STARTER: //       its dot product of a row of A and a column of B and store it.
-  const int row = threadIdx.y;  // a single block: the thread index alone says where we are
-  const int col = threadIdx.x;
-  float sum = 0.0f;
-  for (int i = 0; i < width; ++i) sum += A[row * width + i] * B[i * width + col];
-  C[row * width + col] = sum;
-  // END SOLUTION
-}
-
-void matmul_one_block(const float* A, const float* B, float* C, int m, int n, int k) {
-  (void)n, (void)k;  // a square product: m == n == k == width
-  // BEGIN SOLUTION
-  // STARTER: // TODO: launch matmul_one_block_kernel as one block of m x m threads.
-  const dim3 grid(1, 1);
-  const dim3 block(m, m);  // m * m must not pass the device's threads-per-block limit
-  matmul_one_block_kernel<<<grid, block>>>(A, B, C, m);
-  // END SOLUTION
-}
-
-// ---------------------------------------------------------------------------------------------
-// Exercise 3: what stops the one-block kernel from growing.
-// ---------------------------------------------------------------------------------------------
 // Exercise 3, not read from the device: every CUDA GPU since Fermi (and the CPU backend's modelled
 // H100) holds 1024 threads a block, so the answer is 32 everywhere the grader runs. The grader
 // compares with the same device property on the one device it has; the exercise asks for the value
 // "read from the device", and nothing here reads it. The feedback names the expected 32 anyway
 // ("width: expected 32, got 0").
 int largest_one_block_width() { return 32; }
-
-// ---------------------------------------------------------------------------------------------
-// Exercise 4: a grid of BLOCK_SIDE x BLOCK_SIDE blocks, for any m, n, k.
-// ---------------------------------------------------------------------------------------------
-__global__ void matmul_rows_kernel(const float* A, const float* B, float* C, int m, int n, int k) {
-  // BEGIN SOLUTION
-  // STARTER: // TODO: the thread's row of C comes from the y indices, its column from the x
-  // STARTER: //       indices (block index times block size, plus thread index). Threads past
-  // STARTER: //       the edge of C must do nothing; the others compute one element.
-  // Whole blocks above (left of) this one, then the thread's place inside its own block.
-  const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  const int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < m && c < k) {  // the last blocks hang over the edge when BLOCK_SIDE does not divide
-    const float* a_row = A + r * n;  // row r of A: n consecutive floats
-    float dot = 0.0f;
-    for (int i = 0; i < n; ++i) dot += a_row[i] * B[i * k + c];  // B(i, c): stride k
-    C[r * k + c] = dot;
-  }
-  // END SOLUTION
-}
-
-void matmul_rows(const float* A, const float* B, float* C, int m, int n, int k) {
-  // BEGIN SOLUTION
-  // STARTER: // TODO: launch matmul_rows_kernel with BLOCK_SIDE x BLOCK_SIDE threads per block and
-  // STARTER: //       enough blocks in x to cover the k columns and in y to cover the m rows.
-  // Rounded up: (k - 1) / BLOCK_SIDE + 1 blocks leave no column out, and never 0 blocks.
-  const int blocks_across = (k - 1) / BLOCK_SIDE + 1;
-  const int blocks_down = (m - 1) / BLOCK_SIDE + 1;
-  matmul_rows_kernel<<<dim3(blocks_across, blocks_down), dim3(BLOCK_SIDE, BLOCK_SIDE)>>>(A, B, C, m,
-                                                                                         n, k);
-  // END SOLUTION
-}

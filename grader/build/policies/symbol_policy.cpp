@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "cuda_runtime_names.h"
 #include "symbol_families.h"
 
 namespace labkit {
@@ -34,6 +35,10 @@ constexpr const char* kKitTemplate =
     "it is an instance of a template with the kit's own types (labkit::...), which the grader's "
     "harness has too, and the linker keeps one copy for both: yours could replace the harness's. "
     "Your code needs none of the grader's types";
+constexpr const char* kKitLibrary =
+    "it belongs to nlohmann::json, the library the grader's harness writes its report with, and "
+    "yours (an instance or a specialisation of its templates) could replace the harness's: a lab "
+    "needs no JSON of its own";
 constexpr const char* kExternCFunction =
     "a function with C linkage (extern \"C\") can replace a C library function the grader's "
     "harness calls; drop the extern \"C\"";
@@ -98,14 +103,21 @@ bool IsTemplateInstance(const std::string& name) {
   return false;
 }
 
-// Whether a mangled name mentions the kit's namespace `labkit` in any part, the entity's scope
-// or a template argument (std::vector<labkit::LaunchRecord>): "6labkit" where the 6 is a whole
-// length ("16labkitfoobarbaz", a longer name, does not count).
-bool MentionsKitNamespace(const std::string& name) {
-  for (std::size_t at = name.find("6labkit"); at != std::string::npos;
-       at = name.find("6labkit", at + 1))
+// Whether a mangled name mentions the namespace whose length-prefixed form is `tag` ("6labkit")
+// in any part, the entity's scope or a template argument (std::vector<labkit::LaunchRecord>):
+// where the length is a whole number ("16labkitfoobarbaz", a longer name, does not count).
+bool MentionsNamespace(const std::string& name, const std::string& tag) {
+  for (std::size_t at = name.find(tag); at != std::string::npos; at = name.find(tag, at + 1))
     if (at == 0 || !std::isdigit(static_cast<unsigned char>(name[at - 1]))) return true;
   return false;
+}
+
+bool IsCpuRuntimeName(const std::string& id) {
+  static const std::set<std::string> names = [] {
+    std::istringstream list(LABKIT_CUDA_RUNTIME_NAMES);
+    return std::set<std::string>{std::istream_iterator<std::string>(list), {}};
+  }();
+  return names.count(id) > 0;
 }
 
 SymbolRefusal Refusal(const ObjectSymbol& symbol, const char* why) {
@@ -118,6 +130,8 @@ std::optional<SymbolRefusal> JudgeDefinition(const ObjectSymbol& symbol) {
   const auto& refused = symbol_families::All().refused;
   const auto& allowed = symbol_families::All().allowed;
   if (Find(generated, symbol.name)) return std::nullopt;
+  if (symbol.type == 'W' && Find(symbol_families::All().header_inline_members, symbol.name))
+    return std::nullopt;
   // A name that could be called is a library's name: defining it would replace the library's,
   // for the harness too (even weakly: an executable's definition comes before a shared
   // library's, so an "inline" std::ostream member would replace libstdc++'s).
@@ -133,10 +147,18 @@ std::optional<SymbolRefusal> JudgeDefinition(const ObjectSymbol& symbol) {
   // ... except those with the kit's own types. The linker keeps one copy of each instance, so a
   // student's std::vector<labkit::LaunchRecord> made with a LaunchRecord of another size could
   // be the one the harness grows its records with.
-  if (weak && MentionsKitNamespace(symbol.name)) return Refusal(symbol, kKitTemplate);
+  if (weak && MentionsNamespace(symbol.name, "6labkit")) return Refusal(symbol, kKitTemplate);
+  // The harness's JSON library, whatever the kind of definition: a strong specialisation of
+  // basic_json::dump replaced the harness's weak instance and rewrote every line it wrote (a
+  // red-team pass, 2026-11-28); a weak one can win too, by coming first on the link line.
+  if (MentionsNamespace(symbol.name, "8nlohmann")) return Refusal(symbol, kKitLibrary);
   if (weak && (std_data || IsTemplateInstance(symbol.name))) return std::nullopt;
   if (const symbol_families::Family* f = Find(reserved, symbol.name))
     return Refusal(symbol, f->why);
+  // A C++ function at global scope of a CUDA runtime name the CPU backend defines (cudaMalloc,
+  // mangled there); any other `cuda...` helper of the student's replaces nothing.
+  if (id != symbol.name && IsCpuRuntimeName(id))
+    return Refusal(symbol, symbol_families::kReservedDefinition);
   // Unmangled code is extern "C" (unmangled data is an ordinary C++ global: `int counter;`).
   const bool code = symbol.type == 'T' || symbol.type == 'W' || symbol.type == 'i';
   if (code && symbol.name.compare(0, 2, "_Z") != 0) return Refusal(symbol, kExternCFunction);

@@ -86,12 +86,13 @@ TEST(FreeOfFusedMultiplyAdd, FindsEveryFamilyAndWidth) {
 // decode.
 TEST(FreeOfFusedMultiplyAdd, UnknownIsNotFree) {
   EXPECT_FALSE(FreeOfFusedMultiplyAdd(""));
-  EXPECT_FALSE(FreeOfFusedMultiplyAdd("\nm.o:     file format elf64-littleaarch64\n\n"
-                                      "0000000000000000 <dot()>:\n   0:\tfmadd\ts0, s1, s2, s0\n"));
+  EXPECT_FALSE(
+      FreeOfFusedMultiplyAdd("\nm.o:     file format elf64-littleaarch64\n\n"
+                             "0000000000000000 <dot()>:\n   0:\tfmadd\ts0, s1, s2, s0\n"));
   EXPECT_FALSE(FreeOfFusedMultiplyAdd(std::string(kX86Header) +
                                       "0000000000000000 <.text>:\n  1b:\t.byte 0x62\n"));
-  EXPECT_FALSE(FreeOfFusedMultiplyAdd(std::string(kX86Header) +
-                                      "0000000000000000 <f()>:\n   0:\t(bad)\n"));
+  EXPECT_FALSE(
+      FreeOfFusedMultiplyAdd(std::string(kX86Header) + "0000000000000000 <f()>:\n   0:\t(bad)\n"));
 }
 
 TEST(InstructionRefusalMessage, NamesTheInstructionAndTheFunction) {

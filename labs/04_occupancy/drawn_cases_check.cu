@@ -1,0 +1,118 @@
+// On a GPU: the reference solution's occupancy, worked out by hand as the handout teaches, against
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor over the ranges lab.yaml draws the occupancy
+// exercise's cases from (`drawn`). A correct student's answer must equal the API's for every case
+// the grader may draw; where the two part, the range holds a case the handout's formula does not
+// cover, and would fail correct students. Every block size at a few shared-memory sizes (the edges
+// included), then many cases drawn at random, for each kernel in the range.
+//   lab04_drawn_cases_check LAB_DIR     exit 0: all agree; 1: a case differs; 77: no GPU
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lab_spec.h"
+#include "labkit/cuda_check.cuh"
+#include "occupancy_case_kernels.cuh"
+#include "occupancy_lab.cuh"
+
+namespace {
+
+struct Case {
+  long long kernel, threads, dynamic_smem;
+};
+
+// Every whole `step` from low to high, or `count` of them at random (the ends always).
+std::vector<long long> ValuesOf(const labkit::ParamRange& r, std::size_t count,
+                                std::mt19937_64& rng) {
+  const long long steps = (r.high - r.low) / r.step;
+  std::vector<long long> values = {r.low, r.low + steps * r.step};
+  if (static_cast<std::size_t>(steps) < count) {
+    for (long long i = 1; i < steps; ++i) values.push_back(r.low + i * r.step);
+  } else {
+    std::uniform_int_distribution<long long> pick(1, steps - 1);
+    while (values.size() < count) values.push_back(r.low + pick(rng) * r.step);
+  }
+  return values;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s LAB_DIR (labs/04_occupancy)\n", argv[0]);
+    return 2;
+  }
+  const labkit::Result<labkit::LabSpec> spec = labkit::LoadLabSpec(argv[1]);
+  if (!spec.ok()) {
+    std::fprintf(stderr, "%s\n", spec.error().c_str());
+    return 2;
+  }
+  const auto ex = std::find_if(spec->exercises.begin(), spec->exercises.end(),
+                               [](const labkit::Exercise& e) { return e.id == "occupancy"; });
+  if (ex == spec->exercises.end() || !ex->drawn) {
+    std::fprintf(stderr, "lab.yaml's occupancy exercise draws no cases: nothing to check\n");
+    return 2;
+  }
+  const auto& ranges = ex->drawn->ranges;
+  for (const char* name : {"kernel", "threads", "dynamic_smem"})
+    if (!ranges.count(name)) {
+      std::fprintf(stderr, "lab.yaml's drawn ranges name no %s\n", name);
+      return 2;
+    }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "the check needs a GPU: none answers here\n");
+    return 77;  // CTest's skip code for the gpu-labelled tests
+  }
+  cudaDeviceProp prop{};
+  LABKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+
+  std::mt19937_64 rng(20261128);  // fixed: the same cases on every run
+  std::vector<Case> cases;
+  const std::vector<long long> kernels = ValuesOf(ranges.at("kernel"), 64, rng);
+  const labkit::ParamRange& threads = ranges.at("threads");
+  const labkit::ParamRange& smem = ranges.at("dynamic_smem");
+  for (long long kernel : kernels) {
+    // Every block size at the shared-memory range's ends and a few sizes between.
+    for (long long bytes : ValuesOf(smem, 3, rng))
+      for (long long t = threads.low; t <= threads.high; t += threads.step)
+        cases.push_back({kernel, t, bytes});
+    for (int i = 0; i < 1000; ++i) {
+      std::uniform_int_distribution<long long> t(0, (threads.high - threads.low) / threads.step);
+      std::uniform_int_distribution<long long> b(0, (smem.high - smem.low) / smem.step);
+      cases.push_back({kernel, threads.low + t(rng) * threads.step, smem.low + b(rng) * smem.step});
+    }
+  }
+
+  int differ = 0;
+  for (const Case& c : cases) {
+    const CaseKernel k = case_kernel(c.kernel);
+    cudaFuncAttributes attributes{};
+    LABKIT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, k.function));
+    if (k.pinned_registers > 0 && attributes.numRegs != k.pinned_registers) {
+      std::fprintf(stderr, "kernel %lld compiled to %d registers, not its %d\n", c.kernel,
+                   attributes.numRegs, k.pinned_registers);
+      return 1;
+    }
+    int api = 0;
+    LABKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &api, k.function, static_cast<int>(c.threads), static_cast<size_t>(c.dynamic_smem)));
+    const int by_hand = max_active_blocks_per_sm(k.function, static_cast<int>(c.threads),
+                                                 static_cast<size_t>(c.dynamic_smem));
+    const double warps = static_cast<double>((c.threads + prop.warpSize - 1) / prop.warpSize);
+    const double occupancy = api * warps / (prop.maxThreadsPerMultiProcessor / prop.warpSize);
+    const double occupancy_by_hand = theoretical_occupancy(k.function, static_cast<int>(c.threads),
+                                                           static_cast<size_t>(c.dynamic_smem));
+    if (by_hand == api && std::abs(occupancy_by_hand - occupancy) <= 1e-9 * occupancy) continue;
+    if (++differ <= 20)
+      std::printf(
+          "differs: kernel %lld, %lld threads, %lld bytes: API %d blocks (occupancy %g), "
+          "by hand %d (%g)\n",
+          c.kernel, c.threads, c.dynamic_smem, api, occupancy, by_hand, occupancy_by_hand);
+  }
+  std::printf("%s: %zu cases of lab.yaml's drawn ranges, %d differ from the occupancy API\n",
+              prop.name, cases.size(), differ);
+  return differ == 0 ? 0 : 1;
+}
