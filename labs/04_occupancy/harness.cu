@@ -3,6 +3,7 @@
 // chose, and reports both, with the answers that known mistakes would give.
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "occupancy_calls.h"
 #include "occupancy_case_kernels.cuh"
 #include "occupancy_lab.cuh"
+#include "presented_device.cuh"
 #include "query_harness.h"
 #include "student_call.h"
 
@@ -98,15 +100,41 @@ auto worked_out_by_hand(const char* function, Call&& call) {
   if (before_main != nullptr)
     throw labkit::RefusedCall(std::string("your program called ") + before_main +
                               " before the harness started (in the initialiser of a global or "
-                              "static variable), and " + function + " may return what it said" +
-                              how_to);
+                              "static variable), and " +
+                              function + " may return what it said" + how_to);
   return answer;
+}
+
+// A drawn case's multiprocessor (lab.yaml `drawn`: sm_warps, sm_blocks, sm_registers, sm_shared);
+// none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
+labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
+  labkit::MultiprocessorLimits sm;
+  const long long warps = v.param("sm_warps", 0);
+  if (warps <= 0) return sm;
+  sm.threads = static_cast<int>(warps * 32);
+  sm.blocks = static_cast<int>(v.param("sm_blocks", 0));
+  sm.registers = static_cast<int>(v.param("sm_registers", 0));
+  sm.shared = v.param("sm_shared", 0);
+  if (sm.blocks <= 0 || sm.registers <= 0 || sm.shared <= 0)
+    throw std::runtime_error(
+        "lab.yaml draws sm_warps without sm_blocks, sm_registers and "
+        "sm_shared: the occupancy case's multiprocessor is incomplete");
+  return sm;
 }
 
 void occupancy(const Params&, QueryValues& v) {
   const CaseKernel kernel = case_kernel(v.param("kernel", 0));
   const int threads = static_cast<int>(v.param("threads", 256));
   const long long dyn = v.param("dynamic_smem", 0);
+  // A drawn case shows its own multiprocessor to every query of the device (the harness's below
+  // too) until the case ends; its expected answer is then the handout's formula on that
+  // multiprocessor, since the occupancy API answers for the GPU itself, and a function that
+  // reached the real API past the wrap would copy the GPU's answer (docs/THREAT_MODEL.md).
+  const labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
+  cudaDeviceProp gpu{};  // the GPU itself, for the hint of an answer made for it
+  if (drawn.threads > 0 && cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) gpu = {};
+  std::optional<labkit::PresentedMultiprocessor> shown;
+  if (drawn.threads > 0) shown.emplace(drawn);
 #ifdef LABKIT_EMU
   // No resource report lists the kit's kernels: the CPU backend takes the count a GPU gives.
   if (kernel.pinned_registers > 0) emu::declare_registers(kernel.function, kernel.pinned_registers);
@@ -130,8 +158,13 @@ void occupancy(const Params&, QueryValues& v) {
     return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
   });
   int expected = 0;
-  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
-  if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  if (shown) {
+    // The API's own formula, as labs/04_occupancy/drawn_cases_check.cu checks on a GPU.
+    expected = static_cast<int>(limits_of(p, a, threads, dyn, 0).min());
+  } else {
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
+    if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  }
   const int warps = (threads + p.warpSize - 1) / p.warpSize;
   const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
   v.compare("active_blocks", blocks, expected);
@@ -142,6 +175,21 @@ void occupancy(const Params&, QueryValues& v) {
     return static_cast<double>(limits_of(p, a, threads, dyn, omit).min());
   };
   // First match wins (query_grader.cpp), so the hints go from the most to the least common slip.
+  if (shown && gpu.warpSize > 0) {
+    const int gpu_blocks = static_cast<int>(limits_of(gpu, a, threads, dyn, 0).min());
+    const std::string shown_device =
+        "not for the device this case shows: cudaGetDeviceProperties gives it " + text(slots) +
+        " warp slots, " + text(p.maxBlocksPerMultiProcessor) + " blocks, " +
+        text(p.regsPerMultiprocessor) + " registers and " + text(p.sharedMemPerMultiprocessor) +
+        " bytes of shared memory per SM. Read every limit from the device, as the handout does";
+    v.hint("active_blocks", gpu_blocks,
+           "that is the answer for the GPU the grader runs on (or limits written into the code), " +
+               shown_device);
+    v.hint(
+        "occupancy",
+        static_cast<double>(gpu_blocks * warps) / (gpu.maxThreadsPerMultiProcessor / gpu.warpSize),
+        "that is the occupancy on the GPU the grader runs on, " + shown_device);
+  }
   v.hint("active_blocks", without(kSharedLimit),
          "the shared-memory limit is missing: each block needs " + text(l.smem_per_block) +
              " bytes (static + dynamic + the " + text(p.reservedSharedMemPerBlock) +

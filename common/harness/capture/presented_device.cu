@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 
 #include "presented_device.cuh"
@@ -14,7 +15,22 @@ std::atomic<int> g_asked{0};
 // The most threads a block of any GPU since Fermi holds, and the CPU backend's modelled one.
 constexpr unsigned long long kDeviceThreadsPerBlock = 1024;
 
+// The presented multiprocessor: written before `g_multiprocessor_open` is set, read after it is.
+MultiprocessorLimits g_multiprocessor;
+std::atomic<bool> g_multiprocessor_open{false};
+
+const MultiprocessorLimits* PresentedLimits() {
+  return g_multiprocessor_open.load() ? &g_multiprocessor : nullptr;
+}
+
 }  // namespace
+
+PresentedMultiprocessor::PresentedMultiprocessor(const MultiprocessorLimits& limits) {
+  g_multiprocessor = limits;
+  g_multiprocessor_open.store(true);
+}
+
+PresentedMultiprocessor::~PresentedMultiprocessor() { g_multiprocessor_open.store(false); }
 
 PresentedBlockLimit::PresentedBlockLimit(int threads) {
   g_asked.store(0);
@@ -51,12 +67,43 @@ void PresentDeviceProperties(cudaDeviceProp& prop) {
   // A side longer than the block's limit could never be filled (the first GPUs, of 512 threads a
   // block, had sides of 512 too).
   for (int& side : prop.maxThreadsDim) side = PresentedThreadLimit(side);
+  if (const MultiprocessorLimits* sm = PresentedLimits()) {
+    prop.maxThreadsPerMultiProcessor = sm->threads;
+    prop.maxBlocksPerMultiProcessor = sm->blocks;
+    prop.regsPerMultiprocessor = sm->registers;
+    prop.regsPerBlock = std::min(prop.regsPerBlock, sm->registers);
+    prop.sharedMemPerMultiprocessor = static_cast<size_t>(sm->shared);
+    // sharedMemPerBlockOptin is left as it is: no case asks more than the 48 KiB a block may have
+    // without opting in.
+  }
 }
 
 void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
   if (attr == cudaDevAttrMaxThreadsPerBlock || attr == cudaDevAttrMaxBlockDimX ||
       attr == cudaDevAttrMaxBlockDimY || attr == cudaDevAttrMaxBlockDimZ)
     value = PresentedThreadLimit(value);
+  const MultiprocessorLimits* sm = PresentedLimits();
+  if (sm == nullptr) return;
+  // The same limits as PresentDeviceProperties changes.
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      value = sm->threads;
+      break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      value = sm->blocks;
+      break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      value = sm->registers;
+      break;
+    case cudaDevAttrMaxRegistersPerBlock:
+      value = std::min(value, sm->registers);
+      break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      value = static_cast<int>(sm->shared);
+      break;
+    default:
+      break;
+  }
 }
 
 void PresentActiveBlocks(int block_size, int& blocks) {

@@ -30,6 +30,29 @@ class PresentedBlockLimit {
   bool asked() const;
 };
 
+// The limits of one multiprocessor, for a device shown in the GPU's place. Lab 04 asks for blocks
+// per SM worked out by hand from the device's limits; on the one GPU the grader has, the real
+// occupancy API gives that answer, and a function that finds the real API behind the harness's
+// wrap (decoding the wrap's jump to it) would copy it unnoted. Its drawn cases therefore run on a
+// multiprocessor whose limits are drawn from the seed (lab.yaml `drawn`), for which the real
+// API's answer is the wrong one.
+struct MultiprocessorLimits {
+  int threads = 0;       // maxThreadsPerMultiProcessor
+  int blocks = 0;        // maxBlocksPerMultiProcessor
+  int registers = 0;     // regsPerMultiprocessor (a block's limit, regsPerBlock, at most this)
+  long long shared = 0;  // sharedMemPerMultiprocessor, in bytes
+};
+
+// Presents `limits` in every query of the device while alive (one at a time); each limit must be
+// positive.
+class PresentedMultiprocessor {
+ public:
+  explicit PresentedMultiprocessor(const MultiprocessorLimits& limits);
+  ~PresentedMultiprocessor();
+  PresentedMultiprocessor(const PresentedMultiprocessor&) = delete;
+  PresentedMultiprocessor& operator=(const PresentedMultiprocessor&) = delete;
+};
+
 // `threads`, a limit on a block's threads (in all, or along one side) as the runtime gave it, as
 // the presented device has it: at most the presented limit. Unchanged when none is open.
 int PresentedThreadLimit(int threads);
@@ -42,10 +65,12 @@ int PresentedThreadLimit(int threads);
 bool PresentedDeviceRefusesBlock(unsigned x, unsigned y, unsigned z);
 inline constexpr unsigned kBlockNoDeviceHolds = 1u << 20;  // threads along x, far past any limit
 
-// cudaGetDeviceProperties' answer: maxThreadsPerBlock and each side of maxThreadsDim.
+// cudaGetDeviceProperties' answer: maxThreadsPerBlock and each side of maxThreadsDim; and while a
+// PresentedMultiprocessor is open, the multiprocessor's limits (and regsPerBlock, which cannot
+// exceed them).
 void PresentDeviceProperties(cudaDeviceProp& prop);
-// cudaDeviceGetAttribute's: the same four limits (cudaDevAttrMaxThreadsPerBlock, MaxBlockDimX,
-// Y and Z); every other attribute as the runtime gave it.
+// cudaDeviceGetAttribute's: the same limits (cudaDevAttrMaxThreadsPerBlock, MaxBlockDimX, Y and Z;
+// the multiprocessor's); every other attribute as the runtime gave it.
 void PresentDeviceAttribute(cudaDeviceAttr attr, int& value);
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor's (and its WithFlags form's): no resident blocks
 // for a block above the presented limit, as on a real device (and that asks it, as a refused

@@ -5,6 +5,8 @@
 // outside it, the modelled device's 1024.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "presented_device.cuh"
 
 namespace labkit {
@@ -71,6 +73,48 @@ TEST(PresentedDevice, EveryReadTellsThePresentedLimitWhileItIsOpen) {
   EXPECT_EQ(after.attribute, device.attribute);
   EXPECT_EQ(after.kernel, device.kernel);
   EXPECT_EQ(after.largest_potential_block, device.largest_potential_block);
+}
+
+// Lab 04's drawn occupancy cases: while a PresentedMultiprocessor is open, the properties and the
+// attributes both tell its limits (a block's registers at most the multiprocessor's); every other
+// limit, and everything after it closes, as the modelled device has it.
+TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
+  cudaDeviceProp device{};
+  ASSERT_EQ(cudaGetDeviceProperties(&device, 0), cudaSuccess);
+  ASSERT_NE(device.maxThreadsPerMultiProcessor, 1536);
+  {
+    PresentedMultiprocessor shown({/*threads=*/1536, /*blocks=*/24, /*registers=*/32768,
+                                   /*shared=*/106496});
+    cudaDeviceProp prop{};
+    ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    EXPECT_EQ(prop.maxThreadsPerMultiProcessor, 1536);
+    EXPECT_EQ(prop.maxBlocksPerMultiProcessor, 24);
+    EXPECT_EQ(prop.regsPerMultiprocessor, 32768);
+    EXPECT_EQ(prop.regsPerBlock, 32768);
+    EXPECT_EQ(prop.sharedMemPerMultiprocessor, 106496u);
+    EXPECT_EQ(prop.maxThreadsPerBlock, device.maxThreadsPerBlock);
+    EXPECT_EQ(prop.reservedSharedMemPerBlock, device.reservedSharedMemPerBlock);
+    const std::pair<cudaDeviceAttr, int> attributes[] = {
+        {cudaDevAttrMaxThreadsPerMultiProcessor, 1536},
+        {cudaDevAttrMaxBlocksPerMultiprocessor, 24},
+        {cudaDevAttrMaxRegistersPerMultiprocessor, 32768},
+        {cudaDevAttrMaxRegistersPerBlock, 32768},
+        {cudaDevAttrMaxSharedMemoryPerMultiprocessor, 106496},
+        {cudaDevAttrWarpSize, 32}};
+    for (const auto& [attr, expected] : attributes) {
+      int value = 0;
+      ASSERT_EQ(cudaDeviceGetAttribute(&value, attr, 0), cudaSuccess);
+      EXPECT_EQ(value, expected) << "attribute " << static_cast<int>(attr);
+    }
+  }
+  cudaDeviceProp after{};
+  ASSERT_EQ(cudaGetDeviceProperties(&after, 0), cudaSuccess);
+  EXPECT_EQ(after.maxThreadsPerMultiProcessor, device.maxThreadsPerMultiProcessor);
+  EXPECT_EQ(after.regsPerMultiprocessor, device.regsPerMultiprocessor);
+  EXPECT_EQ(after.sharedMemPerMultiprocessor, device.sharedMemPerMultiprocessor);
+  int blocks = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&blocks, cudaDevAttrMaxBlocksPerMultiprocessor, 0), cudaSuccess);
+  EXPECT_EQ(blocks, device.maxBlocksPerMultiProcessor);
 }
 
 // The device is never shown as larger than it is.
