@@ -15,8 +15,8 @@ TEST(EndToEnd, SampleRunsOnTheRuntime) {
   const CommandOutput run = run_command(EMU_E2E_SAMPLE);
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_EQ(run.output,
-            "reversed: 7 6 5 4 3 2 1 0 15 14 13 12 11 10 9 8\n"
-            "sums: 28 92\n");
+            "reversed: 14 12 10 8 6 4 2 0 30 28 26 24 22 20 18 16\n"
+            "sums: 56 184\n");
 #endif
 }
 

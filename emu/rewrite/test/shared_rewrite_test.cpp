@@ -114,6 +114,38 @@ TEST(SharedRewriteNamespaceScope, ExternAtEndOfInput) {
             "\n#define dyn (::emu::dynamic_shared<float>())\n");
 }
 
+// A name the file also gives something else (a host variable, a member) cannot be a macro, which
+// would replace those too: an object of the name stands for the array instead, in place.
+TEST(SharedRewriteNamespaceScope, ANameGivenToSomethingElseIsAnObject) {
+  EXPECT_EQ(rewritten("extern __shared__ float shared[];\n"
+                      "void k() { float* a = shared; }\n"
+                      "void f() { const size_t shared = 64; g<<<1, 1, shared>>>(); }"),
+            "constexpr ::emu::dynamic_shared_name<float> shared{};\n"
+            "void k() { float* a = shared; }\n"
+            "void f() { const size_t shared = 64; ::emu::launch(g, 1, 1, shared, 0); }");
+  EXPECT_EQ(rewritten("__shared__ float tile[4][4];\nstruct S { int tile; };"),
+            "constexpr ::emu::block_shared_name<float[4][4], 0> tile{};\nstruct S { int tile; };");
+  EXPECT_EQ(rewritten("__shared__ int t[2];\nint n(S* s) { return s->t + t[0]; }"),
+            "constexpr ::emu::block_shared_name<int[2], 0> t{};\n"
+            "int n(S* s) { return s->t + t[0]; }");
+  EXPECT_EQ(rewritten("__shared__ int t[2];\nvoid n(std::vector<int>& t);"),
+            "constexpr ::emu::block_shared_name<int[2], 0> t{};\nvoid n(std::vector<int>& t);");
+}
+
+// Uses of the name alone, as operands, leave it a macro (which keeps every cast as CUDA has it);
+// so does a scalar, which an object could not stand for in every expression.
+TEST(SharedRewriteNamespaceScope, UsesAloneKeepTheMacro) {
+  EXPECT_EQ(rewritten("extern __shared__ char raw[];\n"
+                      "void k() { float* f = reinterpret_cast<float*>(raw); if (x) return raw[0] * "
+                      "raw[1]; }"),
+            "\n#define raw (::emu::dynamic_shared<char>())\n#line 2\n"
+            "void k() { float* f = reinterpret_cast<float*>(raw); if (x) return raw[0] * "
+            "raw[1]; }");
+  EXPECT_EQ(
+      rewritten("__shared__ int count;\nvoid f() { int count = 0; }"),
+      "\n#define count (::emu::block_shared<int, 0>())\n#line 2\nvoid f() { int count = 0; }");
+}
+
 TEST(SharedRewriteNamespaceScope, NotInsideClassesOrFunctions) {
   EXPECT_EQ(rewritten("namespace n { void f() { if (x) { __shared__ int s; } } }"),
             "namespace n { void f() { if (x) { auto& s = ::emu::block_shared<int, 0>(); } } }");

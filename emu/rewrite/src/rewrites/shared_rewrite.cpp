@@ -36,6 +36,35 @@ bool is_type_word(const Token& t) {
                     "char32_t", "typename", "struct",   "class", "union",   "enum"});
 }
 
+// Words after which an identifier is an expression's operand, not a declared name.
+bool is_expression_word(const Token& t) {
+  return one_of(t, {"return",  "case",     "sizeof", "throw",  "else",      "do",       "typeid",
+                    "alignof", "decltype", "new",    "delete", "co_return", "co_yield", "co_await",
+                    "not",     "and",      "or",     "xor",    "bitand",    "bitor",    "compl"});
+}
+
+// Whether `name` names something else too somewhere in the file, outside the declaration at
+// [first, last]: a member (`.name`, `->name`, `X::name`) or a declaration of its own (`size_t
+// name`, `float* name`, `const int& name`), as a host variable holding a launch's byte count
+// often is. A macro of the name would replace those as well; C++ scoping does not.
+bool named_elsewhere(const Tokens& t, std::string_view name, std::size_t first, std::size_t last) {
+  const auto declares = [&](std::size_t before) {
+    const Token& p = t[before];
+    if (p.is(".") || p.is("->") || p.is("::")) return true;
+    if (p.kind == TokenKind::kIdentifier) return !is_expression_word(p);
+    if ((p.is("*") || p.is("&") || p.is("&&")) && before > 0) {
+      const Token& q = t[before - 1];
+      return q.is(">") || (q.kind == TokenKind::kIdentifier && !is_expression_word(q));
+    }
+    return false;
+  };
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    if (i >= first && i <= last) continue;
+    if (t[i].kind == TokenKind::kIdentifier && t[i].text == name && declares(i - 1)) return true;
+  }
+  return false;
+}
+
 // Joins tokens back into text. Between tokens that were neighbours in the token stream the
 // original spacing is kept (collapsed to one space); where tokens were taken out in between (the
 // declared name, a specifier) a space is added only where two words would otherwise merge.
@@ -305,9 +334,28 @@ class SharedPass {
                : "::emu::block_shared<" + v.type + ", " + std::to_string(next_id_++) + ">()";
   }
 
+  // At namespace scope, an object that is the running block's array wherever it is used, for a
+  // name the file also gives something else (named_elsewhere): a local of that name hides it, as
+  // on a GPU. Only arrays: a scalar would need every operator.
+  std::string name_object(const Declaration& d, const Declarator& v) {
+    const std::string type = d.is_extern ? "::emu::dynamic_shared_name<" + v.type + ">"
+                                         : "::emu::block_shared_name<" + v.type + ", " +
+                                               std::to_string(next_id_++) + ">";
+    return "constexpr " + type + " " + v.name + "{};";
+  }
+
   void emit(const Declaration& d, const std::vector<Declarator>& decls, bool at_namespace_scope) {
     const std::size_t begin = t_[d.first].begin, end = t_[d.semicolon].end;
     std::string text;
+    bool objects = at_namespace_scope;
+    for (const Declarator& v : decls)
+      objects = objects && (d.is_extern || v.type.find('[') != std::string::npos) &&
+                named_elsewhere(t_, v.name, d.first, d.semicolon);
+    if (objects) {
+      for (const Declarator& v : decls) text += (text.empty() ? "" : " ") + name_object(d, v);
+      result_.edits.push_back({begin, end, keep_newlines(text, src_, begin, end)});
+      return;
+    }
     for (const Declarator& v : decls) {
       const std::string value = storage(d, v);
       if (at_namespace_scope) {

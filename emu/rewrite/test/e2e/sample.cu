@@ -1,8 +1,10 @@
 // End-to-end sample for the CPU backend: built by emu_add_executable() and run by e2e_test.cpp.
-// Uses a launch with dynamic shared memory, a template kernel with a static __shared__ tile, and
+// Uses a launch with dynamic shared memory, a template kernel with a static __shared__ tile,
+// shared arrays declared for the whole file whose names host code gives to its own variables, and
 // barriers that only a real block scheduler (emu::runtime) gets right.
-#include <cstdio>
 #include <cuda_runtime.h>
+
+#include <cstdio>
 
 constexpr int kBlock = 8;
 
@@ -16,6 +18,24 @@ __global__ void reverse_blocks(int* data) {
   slice[t] = data[base + t];
   __syncthreads();
   data[base + t] = slice[blockDim.x - 1 - t];
+}
+
+// Declared for the whole file, their names also given to host variables below, which hide them
+// there as C++ scoping has it (so the rewrite cannot make these names macros).
+extern __shared__ int staged[];
+__shared__ int window[kBlock];
+
+// Doubles each block's slice through the file's shared arrays, every thread reading what another
+// wrote; sizeof(window) is the array's, as on a GPU.
+__global__ void double_blocks(int* data) {
+  const int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+  int* doubled = staged + 0;
+  window[t] = data[base + t];
+  __syncthreads();
+  doubled[t] = 2 * window[blockDim.x - 1 - t];
+  __syncthreads();
+  const int length = static_cast<int>(sizeof(window) / sizeof(window[0]));
+  data[base + t] = staged[blockDim.x - 1 - t] + length - kBlock;
 }
 
 // Sums each block's slice with a tree reduction in a static tile.
@@ -43,6 +63,11 @@ int main() {
   cudaMemcpy(data, host, n * sizeof(int), cudaMemcpyHostToDevice);
 
   reverse_blocks<<<2, kBlock, kBlock * sizeof(int)>>>(data);
+  const size_t staged = kBlock * sizeof(int);
+  struct {
+    int window;
+  } shape{kBlock};
+  double_blocks<<<2, shape.window, staged>>>(data);
   block_sums<kBlock><<<2, kBlock>>>(data, sums);
   const cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) {

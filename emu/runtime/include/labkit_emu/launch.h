@@ -2,6 +2,7 @@
 //   k<<<g, b, smem, s>>>(args...)        -> ::emu::launch(k, g, b, smem, s, args...)
 //   __shared__ T name[N];                -> auto& name = ::emu::block_shared<T[N], ID>();
 //   extern __shared__ T name[];          -> T* name = ::emu::dynamic_shared<T>();
+//   (at namespace scope: a macro of the name, or an object of it, dynamic_shared_name below)
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -131,6 +132,29 @@ template <class T>
 T* dynamic_shared() {
   return reinterpret_cast<T*>(detail::dynamic_smem_base);
 }
+
+// A __shared__ array declared at namespace scope is a macro of its name for the array above,
+// unless the file also gives the name to something else (a host variable `shared` beside
+// `extern __shared__ float shared[]`, which C++ scoping lets nvcc take and a macro would replace).
+// Then the rewrite declares one of these objects in its place: a local of the same name hides it
+// as it hides any global, and at each use it is the running block's array. (What it cannot be:
+// the operand of a reinterpret_cast, which converts no class; a C-style or static_cast can.)
+template <class T>
+struct dynamic_shared_name {
+  operator T*() const { return dynamic_shared<T>(); }
+  template <class U>
+  explicit operator U*() const {
+    return reinterpret_cast<U*>(dynamic_shared<T>());
+  }
+  T& operator[](std::ptrdiff_t i) const { return dynamic_shared<T>()[i]; }
+};
+
+template <class T, int Id>
+struct block_shared_name {
+  unsigned char size_of_the_array[sizeof(T)];  // so that sizeof(name) is the array's, as on a GPU
+  operator T&() const { return block_shared<T, Id>(); }
+  decltype(auto) operator[](std::ptrdiff_t i) const { return block_shared<T, Id>()[i]; }
+};
 }  // namespace
 }  // namespace emu
 
