@@ -128,6 +128,46 @@ TEST_F(RealCpuBuild, CompareBuiltinsStayCallsAndAreGuarded) {
   EXPECT_NE(text.find("memcmp __emu_guard_memcmp\n"), std::string::npos) << text;
 }
 
+// The linker keeps the first copy it meets of a template's instance, and labgrade puts the kit's
+// archives first (AddKitFirst in submission_build.cpp): a student's inline explicit specialisation
+// of a std member the harness instantiates too is discarded, and every caller gets the harness's.
+// Lab 03's harness keeps device pointers in a std::unordered_map<const void*, unsigned long>
+// (device_memory_budget.cpp), whose rehash is such a member (a red-team route of 2026-11-28).
+TEST_F(RealCpuBuild, AStudentsSpecialisationOfAStdMemberTheHarnessUsesIsDiscarded) {
+  const BuildOutcome out = Build(
+      Lab03("#include <cstdio>\n#include <unordered_map>\n"
+            "template <>\n__attribute__((used, noinline)) inline void\n"
+            "std::__umap_hashtable<const void*, unsigned long>::_M_rehash(size_type n,\n"
+            "                                                           const __rehash_state&) {\n"
+            "  std::puts(\"the student's\");\n  _M_rehash_aux(n, std::true_type());\n}\n",
+            "  C[0] = A[0] * B[0];\n"));
+  ASSERT_TRUE(out.ok) << out.stage << ": " << out.message;
+  const std::string section =
+      ".text._ZNSt10_HashtableIPKvSt4pairIKS1_mESaIS4_ENSt8__detail10_Select1stESt8equal_toIS1_"
+      "ESt4hashIS1_ENS6_18_Mod_range_hashingENS6_20_Default_ranged_hashENS6_20_Prime_rehash_"
+      "policyENS6_17_Hashtable_traitsILb0ELb0ELb1EEEE9_M_rehashEmRKm";
+  // The link map: the input sections discarded, then those kept, each followed by its file (on the
+  // same line, or the next where the name is long).
+  std::ifstream map(out.executable + ".map");
+  ASSERT_TRUE(map) << "no link map beside " << out.executable;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(map, line);) lines.push_back(line);
+  const auto kept_from = std::find(lines.begin(), lines.end(), "Linker script and memory map");
+  ASSERT_NE(kept_from, lines.end());
+  std::string discarded_file, kept_file;
+  for (auto it = lines.begin(); it != lines.end(); ++it) {
+    if (it->rfind(" " + section, 0) != 0) continue;
+    const std::string rest = it->size() > section.size() + 1 || std::next(it) == lines.end()
+                                 ? it->substr(section.size() + 1)
+                                 : *std::next(it);
+    (it < kept_from ? discarded_file : kept_file) = rest;
+  }
+  EXPECT_NE(discarded_file.find("matmul.cu.o"), std::string::npos)
+      << "the student's copy is not among the discarded sections: '" << discarded_file << "'";
+  EXPECT_NE(kept_file.find(".a("), std::string::npos)
+      << "the copy linked is not the kit's: '" << kept_file << "'";
+}
+
 // The CPU backend tells __constant__ variables from __device__ ones (qualifiers.h's sections),
 // lists them for the replay, and holds them to a GPU's 64 KiB as nvcc does.
 TEST_F(RealCpuBuild, ConstantVariablesAreListedApartFromDeviceOnes) {
