@@ -130,9 +130,10 @@ void occupancy(const Params&, QueryValues& v) {
   // too) until the case ends; its expected answer is then the handout's formula on that
   // multiprocessor, since the occupancy API answers for the GPU itself, and a function that
   // reached the real API past the wrap would copy the GPU's answer (docs/THREAT_MODEL.md).
-  const labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
+  labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
   cudaDeviceProp gpu{};  // the GPU itself, for the hint of an answer made for it
   if (drawn.threads > 0 && cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) gpu = {};
+  drawn.block_optin = drawn.shared - static_cast<long long>(gpu.reservedSharedMemPerBlock);
   std::optional<labkit::PresentedMultiprocessor> shown;
   if (drawn.threads > 0) shown.emplace(drawn);
 #ifdef LABKIT_EMU

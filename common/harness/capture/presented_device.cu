@@ -73,8 +73,7 @@ void PresentDeviceProperties(cudaDeviceProp& prop) {
     prop.regsPerMultiprocessor = sm->registers;
     prop.regsPerBlock = std::min(prop.regsPerBlock, sm->registers);
     prop.sharedMemPerMultiprocessor = static_cast<size_t>(sm->shared);
-    // sharedMemPerBlockOptin is left as it is: no case asks more than the 48 KiB a block may have
-    // without opting in.
+    prop.sharedMemPerBlockOptin = static_cast<size_t>(sm->block_optin);
   }
 }
 
@@ -100,6 +99,9 @@ void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
       break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
       value = static_cast<int>(sm->shared);
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      value = static_cast<int>(sm->block_optin);
       break;
     default:
       break;

@@ -41,6 +41,9 @@ struct MultiprocessorLimits {
   int blocks = 0;        // maxBlocksPerMultiProcessor
   int registers = 0;     // regsPerMultiprocessor (a block's limit, regsPerBlock, at most this)
   long long shared = 0;  // sharedMemPerMultiprocessor, in bytes
+  // sharedMemPerBlockOptin: what one block may opt in to, the multiprocessor's shared memory less
+  // the runtime's reserve on every GPU (a student may work the SM's out from it)
+  long long block_optin = 0;
 };
 
 // Presents `limits` in every query of the device while alive (one at a time); each limit must be
@@ -67,7 +70,7 @@ inline constexpr unsigned kBlockNoDeviceHolds = 1u << 20;  // threads along x, f
 
 // cudaGetDeviceProperties' answer: maxThreadsPerBlock and each side of maxThreadsDim; and while a
 // PresentedMultiprocessor is open, the multiprocessor's limits (and regsPerBlock, which cannot
-// exceed them).
+// exceed them, and sharedMemPerBlockOptin).
 void PresentDeviceProperties(cudaDeviceProp& prop);
 // cudaDeviceGetAttribute's: the same limits (cudaDevAttrMaxThreadsPerBlock, MaxBlockDimX, Y and Z;
 // the multiprocessor's); every other attribute as the runtime gave it.

@@ -84,7 +84,7 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
   ASSERT_NE(device.maxThreadsPerMultiProcessor, 1536);
   {
     PresentedMultiprocessor shown({/*threads=*/1536, /*blocks=*/24, /*registers=*/32768,
-                                   /*shared=*/106496});
+                                   /*shared=*/106496, /*block_optin=*/105472});
     cudaDeviceProp prop{};
     ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
     EXPECT_EQ(prop.maxThreadsPerMultiProcessor, 1536);
@@ -92,6 +92,7 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
     EXPECT_EQ(prop.regsPerMultiprocessor, 32768);
     EXPECT_EQ(prop.regsPerBlock, 32768);
     EXPECT_EQ(prop.sharedMemPerMultiprocessor, 106496u);
+    EXPECT_EQ(prop.sharedMemPerBlockOptin, 105472u);
     EXPECT_EQ(prop.maxThreadsPerBlock, device.maxThreadsPerBlock);
     EXPECT_EQ(prop.reservedSharedMemPerBlock, device.reservedSharedMemPerBlock);
     const std::pair<cudaDeviceAttr, int> attributes[] = {
@@ -100,6 +101,7 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
         {cudaDevAttrMaxRegistersPerMultiprocessor, 32768},
         {cudaDevAttrMaxRegistersPerBlock, 32768},
         {cudaDevAttrMaxSharedMemoryPerMultiprocessor, 106496},
+        {cudaDevAttrMaxSharedMemoryPerBlockOptin, 105472},
         {cudaDevAttrWarpSize, 32}};
     for (const auto& [attr, expected] : attributes) {
       int value = 0;
