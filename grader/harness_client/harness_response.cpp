@@ -146,6 +146,8 @@ void ReadResponse(const std::string& dir, HarnessRun& run) {
           for (const json& b : line["buffers"])
             if (auto buffer = ParseBuffer(b)) r.buffers.push_back(*buffer);
         if (line.contains("values") && line["values"].is_object()) r.values = line["values"];
+        if (line.contains("worked_out_for") && line["worked_out_for"].is_object())
+          r.worked_out_for = line["worked_out_for"];
         r.memory_refused = ParseMemoryRefusal(line);
       }
     }

@@ -41,11 +41,11 @@ inline constexpr long long kHarnessDeviceMemoryBytes = 2LL << 30;
 
 struct HarnessOptions {
   std::string exercise;
-  bool exact_layout = false;    // each matrix in its own allocation (for memory checkers)
-  std::string emu_order;        // CPU backend: forward | reverse | random:SEED; empty: default
-  std::string emu_kernels_json; // CPU backend: the resource report for the occupancy API
-  std::string sanitizer_tool;   // GPU backend: memcheck | racecheck; empty: none
-  bool thread_sanitizer = false; // CPU backend: a --tsan build, whose reports are collected
+  bool exact_layout = false;      // each matrix in its own allocation (for memory checkers)
+  std::string emu_order;          // CPU backend: forward | reverse | random:SEED; empty: default
+  std::string emu_kernels_json;   // CPU backend: the resource report for the occupancy API
+  std::string sanitizer_tool;     // GPU backend: memcheck | racecheck; empty: none
+  bool thread_sanitizer = false;  // CPU backend: a --tsan build, whose reports are collected
   // CPU backend (every build but ThreadSanitizer's is instrumented): each launch reports its
   // memory accesses (LaunchInfo).
   bool count_accesses = false;
@@ -141,7 +141,11 @@ struct CaseRun {
   std::vector<LaunchInfo> launches;     // what the student's code launched, in order
   std::vector<TransferInfo> transfers;  // what it copied between host and device, in order
   std::vector<HarnessBuffer> buffers;   // A, B and C, where the harness allocated them
-  nlohmann::json values;  // a query's answers, {"name": {"student", "expected", "hints"}}; else null
+  nlohmann::json
+      values;  // a query's answers, {"name": {"student", "expected", "hints"}}; else null
+  // The case's parameters as the harness worked the expected values out for them (an object of
+  // numbers; null when it said nothing), which labgrade holds against the case it asked for.
+  nlohmann::json worked_out_for;
   // The process's first refusal of device memory, on the line of the case it happened in (or the
   // first one after it).
   std::optional<MemoryRefusal> memory_refused;
@@ -152,9 +156,9 @@ struct HarnessRun {
   ProcessResult record_process;  // with HarnessOptions::replay: the run of the function itself
   bool record_finished = false;  // ... which reached its end
   std::optional<MemoryRefusal> record_memory_refused;  // ... and the budget's refusal there
-  bool done = false;         // the harness reached its end
-  std::string harness_error; // the kit's own set-up failed (bad request, unreadable file)
-  nlohmann::json device;     // the "device" line
+  bool done = false;                                   // the harness reached its end
+  std::string harness_error;  // the kit's own set-up failed (bad request, unreadable file)
+  nlohmann::json device;      // the "device" line
   std::vector<CaseRun> cases;
   std::vector<nlohmann::json> emu_diagnostics;  // CPU backend diagnostics, in order
   // compute-sanitizer's or ThreadSanitizer's own report. It lies where the program can write, so

@@ -47,8 +47,15 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
   const double expected = NumberField(value, "expected");
   const double student = NumberField(value, "student");
   if (Matches(student, expected, spec.relative_tolerance)) return "";
-  std::string message =
-      what + ": expected " + NumberText(expected) + ", got " + NumberText(student);
+  // Digits enough to tell the two apart (0.833333 and 0.833333 say nothing).
+  std::string expected_text = NumberText(expected), student_text = NumberText(student);
+  for (int digits = 9; expected_text == student_text && digits <= 17; digits += 4) {
+    std::ostringstream e, s;
+    e.precision(digits), s.precision(digits);
+    e << expected, s << student;
+    expected_text = e.str(), student_text = s.str();
+  }
+  std::string message = what + ": expected " + expected_text + ", got " + student_text;
   if (spec.relative_tolerance > 0)
     message +=
         " (a relative difference of up to " + NumberText(spec.relative_tolerance) + " is accepted)";
@@ -61,6 +68,20 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
 }
 
 namespace {
+
+// The harness's word on the case it worked the expected values out for (worked_out_for), against
+// the case asked: "" when they agree, else the first parameter that differs, in words.
+std::string CaseChanged(const ParamSet& asked, const json& worked_out_for) {
+  if (!worked_out_for.is_object()) return "";
+  for (const auto& [name, value] : worked_out_for.items()) {
+    const auto it = asked.find(name);
+    if (it == asked.end()) continue;
+    if (!value.is_number_integer() || value.get<int64_t>() != it->second)
+      return name + "=" + value.dump() + " where the case asked " + name + "=" +
+             std::to_string(it->second);
+  }
+  return "";
+}
 
 // A process that ended before its last answer: timed out or crashed, as `where` it was.
 Finding Died(const ProcessResult& process, const std::string& where) {
@@ -129,8 +150,8 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
     // not graded, and graded again. A program that dies only when counted gains nothing by it.
     const std::string said = CounterError(run);
     return {GradeStatus::kGraderError, "counting_failed",
-            "the grader's counting run under Nsight Compute stopped with no counts" + with +
-                ": " + run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
+            "the grader's counting run under Nsight Compute stopped with no counts" + with + ": " +
+                run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
   }
   if (!counted.reported) return technique(ex.function + with + ", " + DescribeDeath(run.process));
   if (counted.status != case_status::kOk)
@@ -201,6 +222,12 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     if (r.status != case_status::kOk)
       return Verdict(ex, {GradeStatus::kFailed, "cuda_error",
                           "CUDA error " + r.error + params + ": " + r.detail + "."});
+    if (const std::string changed = CaseChanged(graded[i], r.worked_out_for); !changed.empty())
+      return Verdict(ex, {GradeStatus::kFailed, "report_tampered",
+                          "the grader worked the expected values of the call" + params +
+                              " out for " + changed +
+                              ": something in the submission changed the grader's own memory "
+                              "while your function ran."});
     const std::string failures = ValueFailures(ex, graded[i], r.values);
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }

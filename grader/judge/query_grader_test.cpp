@@ -40,6 +40,13 @@ TEST(QueryGrader, RelativeToleranceIsStated) {
             "relative difference of up to 1e-06 is accepted).");
 }
 
+// Two values that print alike at six digits are printed with as many as tell them apart.
+TEST(QueryGrader, NumbersThatDifferAreShownDifferent) {
+  EXPECT_EQ(CompareQueryValue(kLoose, {}, Value(0.83333331, 0.8333333333333334)), "");
+  EXPECT_EQ(CompareQueryValue({"share", 0}, {}, Value(0.83333331, 0.8333333333333334)),
+            "share: expected 0.833333333, got 0.83333331.");
+}
+
 TEST(QueryGrader, KnownWrongAnswerGivesTheUsualCause) {
   const json hints = json::array({{{"value", 32}, {"cause", "the shared-memory limit is missing"}},
                                   {{"value", 16}, {"cause", "another mistake"}}});
@@ -120,8 +127,8 @@ class QueryJudgeTest : public ::testing::Test {
 testing_harness::QueryAnswer Answer(const json& params, int student_at_16) {
   testing_harness::QueryAnswer a;
   const int expected = params.at("block_side") == 8 ? 32 : 8;
-  a.values["active_blocks"] = Value(params.at("block_side") == 16 ? student_at_16 : expected,
-                                    expected);
+  a.values["active_blocks"] =
+      Value(params.at("block_side") == 16 ? student_at_16 : expected, expected);
   return a;
 }
 
@@ -146,14 +153,38 @@ TEST_F(QueryJudgeTest, AWrongValueFailsAndSaysWhere) {
   EXPECT_EQ(v.message, "active_blocks with block_side=16: expected 8, got 9.");
 }
 
+// The harness says which case it worked its expected values out for: the case asked passes, one
+// the student's code changed in the harness's memory fails, whatever the values say.
+TEST_F(QueryJudgeTest, ExpectedValuesWorkedOutForAnotherCaseFail) {
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    a.worked_out_for = {{"block_side", p.at("block_side")}, {"not_a_parameter", 3}};
+    return a;
+  };
+  EXPECT_EQ(Grade().status, GradeStatus::kPassed);
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    a.worked_out_for = {{"block_side", p.at("block_side") == 16 ? 0 : 8}};
+    return a;
+  };
+  const ExerciseVerdict v = Grade();
+  EXPECT_EQ(v.status, GradeStatus::kFailed);
+  EXPECT_EQ(v.cause, "report_tampered");
+  EXPECT_EQ(v.message,
+            "the grader worked the expected values of the call (with block_side=16) out for "
+            "block_side=0 where the case asked block_side=16: something in the submission changed "
+            "the grader's own memory while your function ran.");
+}
+
 // A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
 // the harness's words first, then the case, whatever values came with it.
 TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {
   harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
     testing_harness::QueryAnswer a = Answer(p, 8);
     a.status = "refused_call";
-    a.detail = "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
-               "exercise does not allow";
+    a.detail =
+        "activeBlocks called cudaOccupancyMaxActiveBlocksPerMultiprocessor, which this "
+        "exercise does not allow";
     return a;
   };
   const ExerciseVerdict v = Grade();
@@ -175,8 +206,7 @@ TEST_F(QueryJudgeTest, ACudaErrorFails) {
   const ExerciseVerdict v = Grade();
   EXPECT_EQ(v.status, GradeStatus::kFailed);
   EXPECT_EQ(v.cause, "cuda_error");
-  EXPECT_EQ(v.message,
-            "CUDA error cudaErrorInvalidValue (with block_side=8): invalid argument.");
+  EXPECT_EQ(v.message, "CUDA error cudaErrorInvalidValue (with block_side=8): invalid argument.");
 }
 
 TEST_F(QueryJudgeTest, ACallNeverAnsweredIsACrashOrATimeout) {

@@ -72,7 +72,7 @@ struct HarnessCall {
   // A counting run: the request asks the emulator to count accesses (the CPU backend's
   // technique.measured), or on a GPU the lock of the profiler's counters (gpu_counters.h).
   bool counting = false;
-  GpuUse gpu = GpuUse::kNone;  // the turn at the GPU gate it asked for
+  GpuUse gpu = GpuUse::kNone;        // the turn at the GPU gate it asked for
   std::vector<std::string> cases;    // the request's case ids, in order
   std::vector<std::string> counted;  // those it marks "counted" (a counting run counts only them)
 };
@@ -112,6 +112,7 @@ struct QueryAnswer {
   std::string error, detail;
   json values = json::object();  // {"name": {"student": ..., "expected": ...}}
   json launches;                 // the line's "launches" (a counted run lists them); null: none
+  json worked_out_for;           // the line's "worked_out_for"; null: none
 };
 
 // How the whole process ends, and what else it leaves.
@@ -119,10 +120,10 @@ struct ProcessAnswer {
   bool starts = true;
   bool timed_out = false;
   int signal = 0;
-  bool done = true;         // the "done" line
-  bool device_line = true;  // the harness's first line, written before any case
+  bool done = true;                     // the "done" line
+  bool device_line = true;              // the harness's first line, written before any case
   bool pageable_memory_access = false;  // what that line says of the GPU
-  bool records = true;      // a record run writes its plans (false: it left before any case)
+  bool records = true;  // a record run writes its plans (false: it left before any case)
   // compute-sanitizer's log under --tool, ThreadSanitizer's (tsan.<pid>) under TSAN_OPTIONS
   std::string sanitizer_log;
   int exit_code = 0;   // when it neither timed out nor took a signal
@@ -205,6 +206,7 @@ class ScriptedHarness : public ProcessRunner {
                      {"status", answer.status}, {"error", answer.error},
                      {"detail", answer.detail}, {"values", answer.values}};
         if (!answer.launches.is_null()) line["launches"] = answer.launches;
+        if (!answer.worked_out_for.is_null()) line["worked_out_for"] = answer.worked_out_for;
         if (!answer.status.empty()) out << line.dump() << "\n";
         continue;
       }
@@ -241,7 +243,8 @@ class ScriptedHarness : public ProcessRunner {
         std::rotate(product.begin(), product.begin() + 1, product.end());
       EXPECT_TRUE(WriteFloatFile(dir + c["outputs"]["C"].get<std::string>(), product));
     }
-    if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record") WriteTiming(call, req, dir, out);
+    if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record")
+      WriteTiming(call, req, dir, out);
     if (process.done)
       out << R"({"type": "done"})"
           << "\n";

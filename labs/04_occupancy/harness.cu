@@ -158,8 +158,23 @@ void occupancy(const Params&, QueryValues& v) {
   const double occupancy = worked_out_by_hand("theoretical_occupancy", [&] {
     return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
   });
+  // The student's code has returned: the device and the kernel are read again, since the copies
+  // above sat on this stack while it ran, where it could rewrite them (a red-team pass zeroed the
+  // copy's block limit, and the expected answer with it). What the expected values are worked out
+  // for goes to labgrade, which holds it against the case it asked for (the case's parameters
+  // sat in this process too).
+  err = cudaGetDeviceProperties(&p, 0);
+  if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
+  if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  v.worked_out_for("kernel", case_kernel_number(kernel.function));
+  v.worked_out_for("threads", threads);
+  v.worked_out_for("dynamic_smem", dyn);
   int expected = 0;
   if (shown) {
+    v.worked_out_for("sm_warps", p.maxThreadsPerMultiProcessor / 32);
+    v.worked_out_for("sm_blocks", p.maxBlocksPerMultiProcessor);
+    v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
+    v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
     // The API's own formula, as labs/04_occupancy/drawn_cases_check.cu checks on a GPU.
     expected = static_cast<int>(limits_of(p, a, threads, dyn, 0).min());
   } else {
@@ -182,9 +197,11 @@ void occupancy(const Params&, QueryValues& v) {
         "not for the device this case shows: cudaGetDeviceProperties gives it " + text(slots) +
         " warp slots, " + text(p.maxBlocksPerMultiProcessor) + " blocks, " +
         text(p.regsPerMultiprocessor) + " registers and " + text(p.sharedMemPerMultiprocessor) +
-        " bytes of shared memory per SM. Read every limit from the device, as the handout does";
+        " bytes of shared memory per SM. Read every limit from the device on every call, as the "
+        "handout does";
     v.hint("active_blocks", gpu_blocks,
-           "that is the answer for the GPU the grader runs on (or limits written into the code), " +
+           "that is the answer for the GPU the grader runs on (limits written into the code, or "
+           "read once and kept from an earlier call), " +
                shown_device);
     v.hint(
         "occupancy",

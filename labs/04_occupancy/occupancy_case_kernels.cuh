@@ -61,4 +61,11 @@ CaseKernel case_kernel(long long number) {
   }
 }
 
+// The number case_kernel gives `function` for; -1 for none of them.
+long long case_kernel_number(const void* function) {
+  for (long long number = 0; number <= 3; ++number)
+    if (case_kernel(number).function == function) return number;
+  return -1;
+}
+
 }  // namespace

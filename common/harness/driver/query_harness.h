@@ -4,6 +4,7 @@
 // numbers are never trusted for anything else.
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -63,6 +64,12 @@ class QueryValues {
     for (Entry& e : entries_)
       if (e.name == name && wrong != e.expected) e.hints.push_back({wrong, std::move(cause)});
   }
+  // A parameter of the case as the kit's expected values were worked out for it, read where the
+  // kit used it after the student's call returned. The student's code runs in this process and
+  // can rewrite the harness's copies while it runs (a red-team pass zeroed a copy of the device's
+  // limits on the stack); labgrade compares these with the case it asked for, so that such a
+  // change shows instead of grading a case other than the one drawn.
+  void worked_out_for(const std::string& name, long long value) { worked_out_for_[name] = value; }
   // The kit's own runtime call failed (an error of the student's making, such as a kernel that
   // cannot be launched, or a sticky error): the case reports it instead of values.
   void fail(std::string error, std::string detail) {
@@ -73,6 +80,7 @@ class QueryValues {
   const replay::StudentImage* student_image() const { return image_; }
   const QueryRecording& recording() const { return recording_; }
   const std::vector<Entry>& entries() const { return entries_; }
+  const std::map<std::string, long long>& worked_out_for() const { return worked_out_for_; }
   const std::string& error() const { return error_; }
   const std::string& detail() const { return detail_; }
 
@@ -81,6 +89,7 @@ class QueryValues {
   const replay::StudentImage* image_;
   QueryRecording recording_;
   std::vector<Entry> entries_;
+  std::map<std::string, long long> worked_out_for_;
   std::string error_, detail_;
 };
 

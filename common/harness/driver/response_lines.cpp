@@ -82,6 +82,7 @@ json query_case_json(const std::string& id, const QueryValues& v) {
     values[e.name] = {{"student", e.student}, {"expected", e.expected}, {"hints", hints}};
   }
   line["values"] = values;
+  if (!v.worked_out_for().empty()) line["worked_out_for"] = v.worked_out_for();
   return line;
 }
 
