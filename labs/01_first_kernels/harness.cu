@@ -50,6 +50,10 @@ void max_width(const labkit::Params&, labkit::QueryValues& v) {
   // A side of the block is held to the limit too (PresentDeviceProperties).
   const int longest_side = std::min({prop.maxThreadsDim[0], prop.maxThreadsDim[1], threads});
   const int expected = std::min(largest_square_side(threads), longest_side);
+  // `drawn` sat in this frame while the student's code ran, where it could be rewritten (to 0, the
+  // GPU itself, for a width written in the source): labgrade holds the limit the width was worked
+  // out for against the one it drew (QueryValues::worked_out_for).
+  v.worked_out_for("max_threads_per_block", drawn > 0 ? threads : 0);
   // On the drawn device the answer must come from asking it: while it is shown, its limit is in
   // this process's memory, where a function could read it without asking (r18).
   if (drawn > 0 && !asked)
