@@ -105,7 +105,8 @@ auto worked_out_by_hand(const char* function, Call&& call) {
   return answer;
 }
 
-// A drawn case's multiprocessor (lab.yaml `drawn`: sm_warps, sm_blocks, sm_registers, sm_shared);
+// A drawn case's multiprocessor (lab.yaml `drawn`: sm_warps, sm_blocks, sm_registers, sm_shared,
+// sm_reserved);
 // none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
 labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
   labkit::MultiprocessorLimits sm;
@@ -115,10 +116,12 @@ labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
   sm.blocks = static_cast<int>(v.param("sm_blocks", 0));
   sm.registers = static_cast<int>(v.param("sm_registers", 0));
   sm.shared = v.param("sm_shared", 0);
-  if (sm.blocks <= 0 || sm.registers <= 0 || sm.shared <= 0)
+  sm.reserved = v.param("sm_reserved", -1);
+  if (sm.blocks <= 0 || sm.registers <= 0 || sm.shared <= 0 || sm.reserved < 0)
     throw std::runtime_error(
-        "lab.yaml draws sm_warps without sm_blocks, sm_registers and "
-        "sm_shared: the occupancy case's multiprocessor is incomplete");
+        "lab.yaml draws sm_warps without sm_blocks, sm_registers, sm_shared and sm_reserved: the "
+        "occupancy case's multiprocessor is incomplete");
+  sm.block_optin = sm.shared - sm.reserved;
   return sm;
 }
 
@@ -130,10 +133,9 @@ void occupancy(const Params&, QueryValues& v) {
   // too) until the case ends; its expected answer is then the handout's formula on that
   // multiprocessor, since the occupancy API answers for the GPU itself, and a function that
   // reached the real API past the wrap would copy the GPU's answer (docs/THREAT_MODEL.md).
-  labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
+  const labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
   cudaDeviceProp gpu{};  // the GPU itself, for the hint of an answer made for it
   if (drawn.threads > 0 && cudaGetDeviceProperties(&gpu, 0) != cudaSuccess) gpu = {};
-  drawn.block_optin = drawn.shared - static_cast<long long>(gpu.reservedSharedMemPerBlock);
   std::optional<labkit::PresentedMultiprocessor> shown;
   if (drawn.threads > 0) shown.emplace(drawn);
 #ifdef LABKIT_EMU
@@ -145,10 +147,14 @@ void occupancy(const Params&, QueryValues& v) {
   cudaError_t err = cudaGetDeviceProperties(&p, 0);
   if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
-  if (kernel.pinned_registers > 0 && a.numRegs != kernel.pinned_registers)
+  if (kernel.pinned_registers > 0 &&
+      (a.numRegs != kernel.pinned_registers || a.sharedSizeBytes != 0))
     throw std::runtime_error("the kit's occupancy kernel compiled to " + text(a.numRegs) +
-                             " registers instead of the " + text(kernel.pinned_registers) +
-                             " its case needs (__maxnreg__ in labs/04_occupancy/harness.cu)");
+                             " registers and " + text(static_cast<long long>(a.sharedSizeBytes)) +
+                             " bytes of shared memory instead of the " +
+                             text(kernel.pinned_registers) +
+                             " registers and none its case needs "
+                             "(labs/04_occupancy/occupancy_case_kernels.cuh)");
 
   // The student's answers first, the API's after: asked before, the expected value would sit in
   // this frame while the student's code runs, on the same thread, for it to read off the stack.
@@ -166,6 +172,18 @@ void occupancy(const Params&, QueryValues& v) {
   err = cudaGetDeviceProperties(&p, 0);
   if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  // The kit's kernels' resources are the kit's: checked before the call (where a difference is
+  // the kit's fault), so a difference now was made while the student's code ran (a red-team pass
+  // rewrote the runtime's own records so that the kit's answer came out 0). Drawn cases ask about
+  // these kernels alone, and their multiprocessor, reserve included, is the presented one.
+  if (kernel.pinned_registers > 0 &&
+      (a.numRegs != kernel.pinned_registers || a.sharedSizeBytes != 0))
+    throw labkit::RefusedCall(
+        "the registers or shared memory the runtime reports for the grader's own kernel changed "
+        "while your function ran (" +
+        text(a.numRegs) + " registers, " + text(static_cast<long long>(a.sharedSizeBytes)) +
+        " bytes): something in the submission "
+        "changed the grader's memory");
   v.worked_out_for("kernel", case_kernel_number(kernel.function));
   v.worked_out_for("threads", threads);
   v.worked_out_for("dynamic_smem", dyn);
@@ -175,6 +193,7 @@ void occupancy(const Params&, QueryValues& v) {
     v.worked_out_for("sm_blocks", p.maxBlocksPerMultiProcessor);
     v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
     v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
+    v.worked_out_for("sm_reserved", static_cast<long long>(p.reservedSharedMemPerBlock));
     // The API's own formula, as labs/04_occupancy/drawn_cases_check.cu checks on a GPU.
     expected = static_cast<int>(limits_of(p, a, threads, dyn, 0).min());
   } else {

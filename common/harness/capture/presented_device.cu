@@ -74,6 +74,7 @@ void PresentDeviceProperties(cudaDeviceProp& prop) {
     prop.regsPerBlock = std::min(prop.regsPerBlock, sm->registers);
     prop.sharedMemPerMultiprocessor = static_cast<size_t>(sm->shared);
     prop.sharedMemPerBlockOptin = static_cast<size_t>(sm->block_optin);
+    prop.reservedSharedMemPerBlock = static_cast<size_t>(sm->reserved);
   }
 }
 
@@ -102,6 +103,9 @@ void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
       break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       value = static_cast<int>(sm->block_optin);
+      break;
+    case cudaDevAttrReservedSharedMemoryPerBlock:
+      value = static_cast<int>(sm->reserved);
       break;
     default:
       break;

@@ -84,7 +84,8 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
   ASSERT_NE(device.maxThreadsPerMultiProcessor, 1536);
   {
     PresentedMultiprocessor shown({/*threads=*/1536, /*blocks=*/24, /*registers=*/32768,
-                                   /*shared=*/106496, /*block_optin=*/105472});
+                                   /*shared=*/106496, /*reserved=*/2048,
+                                   /*block_optin=*/104448});
     cudaDeviceProp prop{};
     ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
     EXPECT_EQ(prop.maxThreadsPerMultiProcessor, 1536);
@@ -92,16 +93,17 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
     EXPECT_EQ(prop.regsPerMultiprocessor, 32768);
     EXPECT_EQ(prop.regsPerBlock, 32768);
     EXPECT_EQ(prop.sharedMemPerMultiprocessor, 106496u);
-    EXPECT_EQ(prop.sharedMemPerBlockOptin, 105472u);
+    EXPECT_EQ(prop.sharedMemPerBlockOptin, 104448u);
     EXPECT_EQ(prop.maxThreadsPerBlock, device.maxThreadsPerBlock);
-    EXPECT_EQ(prop.reservedSharedMemPerBlock, device.reservedSharedMemPerBlock);
+    EXPECT_EQ(prop.reservedSharedMemPerBlock, 2048u);
     const std::pair<cudaDeviceAttr, int> attributes[] = {
         {cudaDevAttrMaxThreadsPerMultiProcessor, 1536},
         {cudaDevAttrMaxBlocksPerMultiprocessor, 24},
         {cudaDevAttrMaxRegistersPerMultiprocessor, 32768},
         {cudaDevAttrMaxRegistersPerBlock, 32768},
         {cudaDevAttrMaxSharedMemoryPerMultiprocessor, 106496},
-        {cudaDevAttrMaxSharedMemoryPerBlockOptin, 105472},
+        {cudaDevAttrMaxSharedMemoryPerBlockOptin, 104448},
+        {cudaDevAttrReservedSharedMemoryPerBlock, 2048},
         {cudaDevAttrWarpSize, 32}};
     for (const auto& [attr, expected] : attributes) {
       int value = 0;
