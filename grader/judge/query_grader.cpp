@@ -14,12 +14,12 @@
 namespace labkit {
 using nlohmann::json;
 
-std::string NumberText(double value) {
+std::string NumberText(double value, int digits) {
   if (std::isnan(value)) return "NaN";
   if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
     return std::to_string(static_cast<long long>(value));
   std::ostringstream text;
-  text.precision(6);
+  text.precision(digits);
   text << value;
   return text.str();
 }
@@ -49,12 +49,8 @@ std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params
   if (Matches(student, expected, spec.relative_tolerance)) return "";
   // Digits enough to tell the two apart (0.833333 and 0.833333 say nothing).
   std::string expected_text = NumberText(expected), student_text = NumberText(student);
-  for (int digits = 9; expected_text == student_text && digits <= 17; digits += 4) {
-    std::ostringstream e, s;
-    e.precision(digits), s.precision(digits);
-    e << expected, s << student;
-    expected_text = e.str(), student_text = s.str();
-  }
+  for (int digits = 9; expected_text == student_text && digits <= 17; digits += 4)
+    expected_text = NumberText(expected, digits), student_text = NumberText(student, digits);
   std::string message = what + ": expected " + expected_text + ", got " + student_text;
   if (spec.relative_tolerance > 0)
     message +=

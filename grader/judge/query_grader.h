@@ -25,8 +25,8 @@ namespace labkit {
 std::string CompareQueryValue(const QueryValueSpec& spec, const ParamSet& params,
                               const nlohmann::json& value);
 
-// "20", "0.625", "1e-07": integers without a fraction, the rest with 6 significant digits.
-std::string NumberText(double value);
+// "20", "0.625", "1e-07": integers without a fraction, the rest with `digits` significant digits.
+std::string NumberText(double value, int digits = 6);
 
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& exercise);
 

@@ -106,8 +106,7 @@ auto worked_out_by_hand(const char* function, Call&& call) {
 }
 
 // A drawn case's multiprocessor (lab.yaml `drawn`: sm_warps, sm_blocks, sm_registers, sm_shared,
-// sm_reserved);
-// none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
+// sm_reserved); none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
 labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
   labkit::MultiprocessorLimits sm;
   const long long warps = v.param("sm_warps", 0);
@@ -123,6 +122,13 @@ labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
         "occupancy case's multiprocessor is incomplete");
   sm.block_optin = sm.shared - sm.reserved;
   return sm;
+}
+
+// Whether the runtime reports the resources the kit's own kernels are built with (the student's
+// kernels, pinned_registers 0, have whatever they have).
+bool holds_pinned_resources(const CaseKernel& kernel, const cudaFuncAttributes& a) {
+  return kernel.pinned_registers == 0 ||
+         (a.numRegs == kernel.pinned_registers && a.sharedSizeBytes == 0);
 }
 
 void occupancy(const Params&, QueryValues& v) {
@@ -142,13 +148,10 @@ void occupancy(const Params&, QueryValues& v) {
   // No resource report lists the kit's kernels: the CPU backend takes the count a GPU gives.
   if (kernel.pinned_registers > 0) emu::declare_registers(kernel.function, kernel.pinned_registers);
 #endif
-  cudaDeviceProp p{};
   cudaFuncAttributes a{};
-  cudaError_t err = cudaGetDeviceProperties(&p, 0);
-  if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
+  cudaError_t err = cudaFuncGetAttributes(&a, kernel.function);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
-  if (kernel.pinned_registers > 0 &&
-      (a.numRegs != kernel.pinned_registers || a.sharedSizeBytes != 0))
+  if (!holds_pinned_resources(kernel, a))
     throw std::runtime_error("the kit's occupancy kernel compiled to " + text(a.numRegs) +
                              " registers and " + text(static_cast<long long>(a.sharedSizeBytes)) +
                              " bytes of shared memory instead of the " +
@@ -164,11 +167,12 @@ void occupancy(const Params&, QueryValues& v) {
   const double occupancy = worked_out_by_hand("theoretical_occupancy", [&] {
     return theoretical_occupancy(kernel.function, threads, static_cast<size_t>(dyn));
   });
-  // The student's code has returned: the device and the kernel are read again, since the copies
-  // above sat on this stack while it ran, where it could rewrite them (a red-team pass zeroed the
+  // The student's code has returned: the device and the kernel are read now (and the kernel
+  // again), since a copy on this stack while it ran could be rewritten (a red-team pass zeroed a
   // copy's block limit, and the expected answer with it). What the expected values are worked out
   // for goes to labgrade, which holds it against the case it asked for (the case's parameters
   // sat in this process too).
+  cudaDeviceProp p{};
   err = cudaGetDeviceProperties(&p, 0);
   if (err == cudaSuccess) err = cudaFuncGetAttributes(&a, kernel.function);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
@@ -176,8 +180,7 @@ void occupancy(const Params&, QueryValues& v) {
   // the kit's fault), so a difference now was made while the student's code ran (a red-team pass
   // rewrote the runtime's own records so that the kit's answer came out 0). Drawn cases ask about
   // these kernels alone, and their multiprocessor, reserve included, is the presented one.
-  if (kernel.pinned_registers > 0 &&
-      (a.numRegs != kernel.pinned_registers || a.sharedSizeBytes != 0))
+  if (!holds_pinned_resources(kernel, a))
     throw labkit::RefusedCall(
         "the registers or shared memory the runtime reports for the grader's own kernel changed "
         "while your function ran (" +
@@ -187,6 +190,7 @@ void occupancy(const Params&, QueryValues& v) {
   v.worked_out_for("kernel", case_kernel_number(kernel.function));
   v.worked_out_for("threads", threads);
   v.worked_out_for("dynamic_smem", dyn);
+  const Limits l = limits_of(p, a, threads, dyn, 0);
   int expected = 0;
   if (shown) {
     v.worked_out_for("sm_warps", p.maxThreadsPerMultiProcessor / 32);
@@ -195,7 +199,7 @@ void occupancy(const Params&, QueryValues& v) {
     v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
     v.worked_out_for("sm_reserved", static_cast<long long>(p.reservedSharedMemPerBlock));
     // The API's own formula, as labs/04_occupancy/drawn_cases_check.cu checks on a GPU.
-    expected = static_cast<int>(limits_of(p, a, threads, dyn, 0).min());
+    expected = static_cast<int>(l.min());
   } else {
     err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
     if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
@@ -205,7 +209,6 @@ void occupancy(const Params&, QueryValues& v) {
   v.compare("active_blocks", blocks, expected);
   v.compare("occupancy", occupancy, static_cast<double>(expected * warps) / slots);
 
-  const Limits l = limits_of(p, a, threads, dyn, 0);
   const auto without = [&](unsigned omit) {
     return static_cast<double>(limits_of(p, a, threads, dyn, omit).min());
   };
