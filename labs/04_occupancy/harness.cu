@@ -106,20 +106,22 @@ auto worked_out_by_hand(const char* function, Call&& call) {
 }
 
 // A drawn case's multiprocessor (lab.yaml `drawn`: sm_warps, sm_blocks, sm_registers, sm_shared,
-// sm_reserved); none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
+// sm_reserved, sm_warp_size): every limit of the device the expected answer is worked out from;
+// none (threads 0) for lab.yaml's own cases, which run on the GPU as it is.
 labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
   labkit::MultiprocessorLimits sm;
   const long long warps = v.param("sm_warps", 0);
   if (warps <= 0) return sm;
-  sm.threads = static_cast<int>(warps * 32);
   sm.blocks = static_cast<int>(v.param("sm_blocks", 0));
   sm.registers = static_cast<int>(v.param("sm_registers", 0));
   sm.shared = v.param("sm_shared", 0);
   sm.reserved = v.param("sm_reserved", -1);
-  if (sm.blocks <= 0 || sm.registers <= 0 || sm.shared <= 0 || sm.reserved < 0)
+  sm.warp_size = static_cast<int>(v.param("sm_warp_size", 0));
+  if (sm.blocks <= 0 || sm.registers <= 0 || sm.shared <= 0 || sm.reserved < 0 || sm.warp_size <= 0)
     throw std::runtime_error(
-        "lab.yaml draws sm_warps without sm_blocks, sm_registers, sm_shared and sm_reserved: the "
-        "occupancy case's multiprocessor is incomplete");
+        "lab.yaml draws sm_warps without sm_blocks, sm_registers, sm_shared, sm_reserved and "
+        "sm_warp_size: the occupancy case's multiprocessor is incomplete");
+  sm.threads = static_cast<int>(warps * sm.warp_size);
   sm.block_optin = sm.shared - sm.reserved;
   return sm;
 }
@@ -193,7 +195,8 @@ void occupancy(const Params&, QueryValues& v) {
   const Limits l = limits_of(p, a, threads, dyn, 0);
   int expected = 0;
   if (shown) {
-    v.worked_out_for("sm_warps", p.maxThreadsPerMultiProcessor / 32);
+    v.worked_out_for("sm_warp_size", p.warpSize);
+    v.worked_out_for("sm_warps", p.warpSize > 0 ? p.maxThreadsPerMultiProcessor / p.warpSize : 0);
     v.worked_out_for("sm_blocks", p.maxBlocksPerMultiProcessor);
     v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
     v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));

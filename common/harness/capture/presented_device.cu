@@ -75,6 +75,7 @@ void PresentDeviceProperties(cudaDeviceProp& prop) {
     prop.sharedMemPerMultiprocessor = static_cast<size_t>(sm->shared);
     prop.sharedMemPerBlockOptin = static_cast<size_t>(sm->block_optin);
     prop.reservedSharedMemPerBlock = static_cast<size_t>(sm->reserved);
+    prop.warpSize = sm->warp_size;
   }
 }
 
@@ -106,6 +107,9 @@ void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
       break;
     case cudaDevAttrReservedSharedMemoryPerBlock:
       value = static_cast<int>(sm->reserved);
+      break;
+    case cudaDevAttrWarpSize:
+      value = sm->warp_size;
       break;
     default:
       break;

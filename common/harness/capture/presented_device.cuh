@@ -42,6 +42,7 @@ struct MultiprocessorLimits {
   int registers = 0;       // regsPerMultiprocessor (a block's limit, regsPerBlock, at most this)
   long long shared = 0;    // sharedMemPerMultiprocessor, in bytes
   long long reserved = 0;  // reservedSharedMemPerBlock, the runtime's shared memory per block
+  int warp_size = 0;       // warpSize
   // sharedMemPerBlockOptin: what one block may opt in to, the multiprocessor's shared memory less
   // the runtime's reserve on every GPU (a student may work the SM's out from it)
   long long block_optin = 0;
@@ -71,7 +72,7 @@ inline constexpr unsigned kBlockNoDeviceHolds = 1u << 20;  // threads along x, f
 
 // cudaGetDeviceProperties' answer: maxThreadsPerBlock and each side of maxThreadsDim; and while a
 // PresentedMultiprocessor is open, the multiprocessor's limits (and regsPerBlock, which cannot
-// exceed them, reservedSharedMemPerBlock and sharedMemPerBlockOptin).
+// exceed them, reservedSharedMemPerBlock, sharedMemPerBlockOptin and warpSize).
 void PresentDeviceProperties(cudaDeviceProp& prop);
 // cudaDeviceGetAttribute's: the same limits (cudaDevAttrMaxThreadsPerBlock, MaxBlockDimX, Y and Z;
 // the multiprocessor's); every other attribute as the runtime gave it.

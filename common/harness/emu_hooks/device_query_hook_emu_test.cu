@@ -84,7 +84,7 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
   ASSERT_NE(device.maxThreadsPerMultiProcessor, 1536);
   {
     PresentedMultiprocessor shown({/*threads=*/1536, /*blocks=*/24, /*registers=*/32768,
-                                   /*shared=*/106496, /*reserved=*/2048,
+                                   /*shared=*/106496, /*reserved=*/2048, /*warp_size=*/32,
                                    /*block_optin=*/104448});
     cudaDeviceProp prop{};
     ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);

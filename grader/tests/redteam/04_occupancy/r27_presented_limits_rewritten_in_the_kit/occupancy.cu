@@ -68,10 +68,11 @@ bool plausible(const volatile unsigned char* p) {
   const int r = *reinterpret_cast<const volatile int*>(p + 8);
   const long long s = *reinterpret_cast<const volatile long long*>(p + 16);
   const long long reserve = *reinterpret_cast<const volatile long long*>(p + 24);
-  const long long o = *reinterpret_cast<const volatile long long*>(p + 32);
+  const int warp = *reinterpret_cast<const volatile int*>(p + 32);
+  const long long o = *reinterpret_cast<const volatile long long*>(p + 40);
   return (t == 1024 || t == 1536 || t == 2048) && (b == 16 || b == 24 || b == 32) &&
          (r == 32768 || r == 65536) && s >= 102400 && s <= 233472 && s % 4096 == 0 &&
-         reserve == 1024 && o == s - 1024;
+         reserve == 1024 && warp == 32 && o == s - 1024;
 }
 
 // Zero the presented block limit; true when found.
