@@ -5,6 +5,7 @@
 
 #include "case_diagnostic.h"
 #include "diagnostics_text.h"
+#include "drawn_expected.h"
 #include "exercise_checks.h"
 #include "gpu_counters.h"
 #include "inputs.h"
@@ -113,6 +114,31 @@ std::string ValueFailures(const Exercise& ex, const ParamSet& params, const json
     if (!failure.empty()) failures += (failures.empty() ? "" : "\n") + failure;
   }
   return failures;
+}
+
+// A drawn case's values (`values`, the harness's object) with labgrade's own expected values and
+// hints where lab.yaml names a formula (drawn_expected.h): the harness words none for such cases,
+// since anything it works out is in the student's process, and an expected value there is ignored.
+// An error when the formula cannot work them out (lab.yaml's fault).
+Result<json> WithGradersExpected(const Exercise& ex, const ParamSet& params, json values) {
+  if (!ex.drawn || ex.drawn->expected_by == DrawnExpected::kHarness) return values;
+  const Result<DrawnValues> drawn = DrawnExpectedValues(*ex.drawn, params);
+  if (!drawn.ok()) return MakeError(drawn.error());
+  if (!values.is_object()) values = json::object();
+  for (const QueryValueSpec& spec : ex.values) {
+    const auto expected = drawn->expected.find(spec.name);
+    if (expected == drawn->expected.end())
+      return MakeError("lab.yaml's drawn.expected_by gives no value named " + spec.name);
+    // A value the harness did not report stays unreported: the student's number is its to give.
+    if (!values.contains(spec.name) || !values[spec.name].is_object()) continue;
+    json& value = values[spec.name];
+    value["expected"] = expected->second;
+    if (!value.contains("hints") || !value["hints"].is_array()) value["hints"] = json::array();
+    for (const DrawnHint& h : drawn->hints)  // after the harness's own: theirs come first
+      if (h.value_name == spec.name && h.value != expected->second)
+        value["hints"].push_back({{"value", h.value}, {"cause", h.cause}});
+  }
+  return values;
 }
 
 // `measured` (lab_spec.h QueryMeasured): the rule's case run once more with every launch counted,
@@ -224,7 +250,14 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
                               " out for " + changed +
                               ": something in the submission changed the grader's own memory "
                               "while your function ran."});
-    const std::string failures = ValueFailures(ex, graded[i], r.values);
+    // Cases drawn from the seed follow lab.yaml's own: their expected values may be labgrade's.
+    const Result<json> values = i < ex.params.size() ? Result<json>(r.values)
+                                                     : WithGradersExpected(ex, graded[i], r.values);
+    if (!values.ok())
+      return Verdict(ex, {GradeStatus::kGraderError, "drawn_expected_failed",
+                          "the grader could not work out the expected values" + params + ": " +
+                              values.error()});
+    const std::string failures = ValueFailures(ex, graded[i], *values);
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));

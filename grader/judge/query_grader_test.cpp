@@ -176,6 +176,43 @@ TEST_F(QueryJudgeTest, ExpectedValuesWorkedOutForAnotherCaseFail) {
             "the grader's own memory while your function ran.");
 }
 
+// Cases drawn from the seed under a formula of labgrade's (drawn_expected.h) are held to
+// labgrade's own expected values: a response line whose expected value agrees with a wrong
+// answer (written by the student's code, which runs in the harness's process) fails there,
+// lab.yaml's own cases keep the harness's values, and a formula that lacks what it needs is the
+// grader's fault, not the student's.
+TEST_F(QueryJudgeTest, DrawnCasesAreHeldToTheGradersOwnExpectedValues) {
+  ex_.params = {{}};
+  ex_.values = {{"width", 0}};
+  ex_.drawn = QueryDrawn{2, {{"max_threads_per_block", {256, 768, 256}}}};
+  ex_.drawn->expected_by = DrawnExpected::kLargestSquareBlock;
+  const auto answer = [](bool right) {
+    return [right](const testing_harness::HarnessCall&, const json& p) {
+      testing_harness::QueryAnswer a;
+      int width = 32;
+      if (p.contains("max_threads_per_block") && right)
+        for (width = 0; (width + 1) * (width + 1) <= p.at("max_threads_per_block"); ++width) {
+        }
+      a.values["width"] = Value(width, width);  // the line claims the answer it gives is right
+      return a;
+    };
+  };
+  harness_.on_query = answer(true);
+  const ExerciseVerdict right = Grade();
+  EXPECT_EQ(right.status, GradeStatus::kPassed) << right.message;
+  harness_.on_query = answer(false);
+  const ExerciseVerdict forged = Grade();
+  EXPECT_EQ(forged.status, GradeStatus::kFailed);
+  EXPECT_EQ(forged.cause, "wrong_value");
+  EXPECT_NE(forged.message.find("width with max_threads_per_block="), std::string::npos)
+      << forged.message;
+  EXPECT_NE(forged.message.find(", got 32."), std::string::npos) << forged.message;
+  ex_.drawn->expected_by = DrawnExpected::kOccupancyFormula;  // needs parameters these lack
+  const ExerciseVerdict unworkable = Grade();
+  EXPECT_EQ(unworkable.status, GradeStatus::kGraderError);
+  EXPECT_EQ(unworkable.cause, "drawn_expected_failed");
+}
+
 // A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
 // the harness's words first, then the case, whatever values came with it.
 TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {

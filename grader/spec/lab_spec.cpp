@@ -120,12 +120,24 @@ std::optional<std::map<std::string, ParamRange>> ReadParamRanges(Checker& c, con
   return ranges;
 }
 
+std::optional<DrawnExpected> ReadDrawnExpected(Checker& c, const YAML::Node& n,
+                                               const std::string& path) {
+  const std::optional<std::string> s = ReadString(c, n, path);
+  if (!s) return std::nullopt;
+  if (*s == "occupancy_formula") return DrawnExpected::kOccupancyFormula;
+  if (*s == "largest_square_block") return DrawnExpected::kLargestSquareBlock;
+  c.Fail(n, path, "expected occupancy_formula or largest_square_block, got " + Describe(n));
+  return std::nullopt;
+}
+
 std::optional<QueryDrawn> ReadQueryDrawn(Checker& c, const YAML::Node& n, const std::string& path) {
-  MapView m(c, n, path, {"count", "ranges"});
+  MapView m(c, n, path, {"count", "ranges", "expected_by", "known"});
   if (!m.valid()) return std::nullopt;
   QueryDrawn d;
   m.Required("count", IntAtLeast(1), d.count);
   m.Required("ranges", ReadParamRanges, d.ranges);
+  m.Optional("expected_by", ReadDrawnExpected, d.expected_by);
+  m.Optional("known", ReadParamSet, d.known);
   return d;
 }
 

@@ -76,7 +76,25 @@ TEST(LabSpec, QueryExerciseTakesDrawn) {
   EXPECT_EQ(d.ranges.at("kernel").step, 1);  // without a step, every whole number
   EXPECT_EQ(d.ranges.at("smem").high, 4096);
   EXPECT_EQ(d.ranges.at("smem").step, 4);
+  EXPECT_EQ(d.expected_by, DrawnExpected::kHarness);  // none named: the harness's values stand
+  EXPECT_TRUE(d.known.empty());
   EXPECT_FALSE(r->exercises[0].drawn.has_value());
+}
+
+// labgrade's own formula for the drawn cases' expected values, with the facts it needs.
+TEST(LabSpec, QueryDrawnNamesTheGradersFormula) {
+  Result<LabSpec> r = ParseLabSpec(
+      WithQuery(std::string(kQuery) +
+                "    drawn: {count: 1, ranges: {kernel: [2, 3]}, expected_by: occupancy_formula,\n"
+                "            known: {registers_of_kernel_2: 37}}\n"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const QueryDrawn& d = *r->exercises[2].drawn;
+  EXPECT_EQ(d.expected_by, DrawnExpected::kOccupancyFormula);
+  EXPECT_EQ(d.known, (ParamSet{{"registers_of_kernel_2", 37}}));
+  EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
+                              "    drawn: {count: 1, ranges: {n: [1, 2]}, expected_by: sqrt}\n")),
+            "lab.yaml:34: exercises[2].drawn.expected_by: expected occupancy_formula or "
+            "largest_square_block, got \"sqrt\"");
 }
 
 TEST(LabSpec, QueryDrawnKeysAreChecked) {

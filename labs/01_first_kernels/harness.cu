@@ -40,16 +40,13 @@ void max_width(const labkit::Params&, labkit::QueryValues& v) {
     asked = shown && shown->asked();
     occupancy_api = !occupancy_calls.take().empty();
   }
-  // The expected width only after the student's call, as every query harness of the kit works
-  // it out: before, it would sit in this frame for the student's code to read off the stack.
+  // The device only after the student's call, as every query harness of the kit reads it:
+  // before, it would sit in this frame for the student's code to read off the stack.
   cudaDeviceProp prop{};
   const cudaError_t err = cudaGetDeviceProperties(&prop, 0);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   const int threads =
       drawn > 0 ? std::min(drawn, prop.maxThreadsPerBlock) : prop.maxThreadsPerBlock;
-  // A side of the block is held to the limit too (PresentDeviceProperties).
-  const int longest_side = std::min({prop.maxThreadsDim[0], prop.maxThreadsDim[1], threads});
-  const int expected = std::min(largest_square_side(threads), longest_side);
   // `drawn` sat in this frame while the student's code ran, where it could be rewritten (to 0, the
   // GPU itself, for a width written in the source): labgrade holds the limit the width was worked
   // out for against the one it drew (QueryValues::worked_out_for).
@@ -62,10 +59,19 @@ void max_width(const labkit::Params&, labkit::QueryValues& v) {
         " without asking the device for its limit (nothing it called told it: no "
         "maxThreadsPerBlock from cudaGetDeviceProperties, cudaDeviceGetAttribute or "
         "cudaFuncGetAttributes, no launch refused for its size), on a device whose blocks hold " +
-        std::to_string(threads) + " threads (width " + std::to_string(expected) +
-        "): a number written in the source, kept from an earlier call or worked out before main "
-        "is not the device the function runs on; read maxThreadsPerBlock each time it is called");
-  v.compare("width", student, expected);
+        std::to_string(threads) +
+        " threads: a number written in the source, kept from an earlier call or worked out before "
+        "main is not the device the function runs on; read maxThreadsPerBlock each time it is "
+        "called");
+  if (drawn > 0) {
+    // The drawn device's width is labgrade's to work out (lab.yaml drawn.expected_by): worked out
+    // here, it would be in this process, where the student's code could copy it into its answer.
+    v.answer("width", student);
+  } else {
+    // A side of the block is held to the limit too (PresentDeviceProperties).
+    const int longest_side = std::min({prop.maxThreadsDim[0], prop.maxThreadsDim[1], threads});
+    v.compare("width", student, std::min(largest_square_side(threads), longest_side));
+  }
   // Before the hints matched on the value alone (22 is also an old GPU's answer).
   if (occupancy_api)
     v.hint("width", student,

@@ -2,13 +2,14 @@
 // launch the harness asks the CUDA runtime (cudaOccupancy*) what the student worked out by hand or
 // chose, and reports both, with the answers that known mistakes would give.
 #include <algorithm>
-#include <climits>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "labkit/occupancy_formula.h"
+#include "labkit/occupancy_hints.h"
 #include "matmul_harness.h"
 #include "occupancy_calls.h"
 #include "occupancy_case_kernels.cuh"
@@ -24,59 +25,19 @@ using labkit::QueryValues;
 
 std::string text(long long v) { return std::to_string(v); }
 
-long long round_up(long long value, long long unit) { return (value + unit - 1) / unit * unit; }
+namespace formula = labkit::occupancy_formula;
 
-// The terms of the formula a variant leaves out (a mask), so that a student's value can be traced
-// to the term it lacks.
-enum Term : unsigned {
-  kSharedLimit = 1u << 0,
-  kReserve = 1u << 1,
-  kSharedUnit = 1u << 2,
-  kBlockLimit = 1u << 3,
-  kRegisterLimit = 1u << 4,
-  kSubPartitions = 1u << 5,
-  kRegisterUnit = 1u << 6,
-  kRegistersPerWarp = 1u << 7,
-  kWarpLimit = 1u << 8,
-  kWholeWarps = 1u << 9,
-};
-
-long long limit_or_none(bool omitted, long long limit) { return omitted ? INT_MAX : limit; }
-
-struct Limits {
-  long long threads, blocks, registers, shared, smem_per_block;
-  long long min() const { return std::min({threads, blocks, registers, shared}); }
-};
-
-// The four limits on blocks per SM, worked out the way the handout explains (the calculator of
-// cuda_occupancy.h for compute capability 8 and later), less the terms `omit` names.
-Limits limits_of(const cudaDeviceProp& p, const cudaFuncAttributes& a, int threads, long long dyn,
-                 unsigned omit) {
-  Limits l{};
-  const long long warps = (threads + p.warpSize - 1) / p.warpSize;
-  l.threads =
-      limit_or_none((omit & kWarpLimit), (omit & kWholeWarps)
-                                             ? p.maxThreadsPerMultiProcessor / threads
-                                             : p.maxThreadsPerMultiProcessor / p.warpSize / warps);
-  l.blocks = limit_or_none((omit & kBlockLimit), p.maxBlocksPerMultiProcessor);
-  const long long regs = p.regsPerMultiprocessor;
-  const long long per_warp = (omit & kRegisterUnit)
-                                 ? static_cast<long long>(a.numRegs) * p.warpSize
-                                 : round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256);
-  if ((omit & kRegisterLimit) || per_warp == 0)
-    l.registers = INT_MAX;
-  else if ((omit & kRegistersPerWarp))
-    l.registers = regs / (static_cast<long long>(a.numRegs) * threads);
-  else
-    l.registers =
-        (omit & kSubPartitions) ? regs / per_warp / warps : regs / 4 / per_warp * 4 / warps;
-  const long long total = static_cast<long long>(a.sharedSizeBytes) + dyn +
-                          ((omit & kReserve) ? 0 : p.reservedSharedMemPerBlock);
-  l.smem_per_block = (omit & kSharedUnit) ? total : round_up(total, 128);
-  l.shared = (omit & kSharedLimit) || l.smem_per_block == 0
-                 ? INT_MAX
-                 : static_cast<long long>(p.sharedMemPerMultiprocessor) / l.smem_per_block;
-  return l;
+// The formula's view of the device and the kernel, as the runtime reports them.
+formula::Multiprocessor multiprocessor_of(const cudaDeviceProp& p) {
+  return {p.warpSize,
+          p.maxThreadsPerMultiProcessor,
+          p.maxBlocksPerMultiProcessor,
+          p.regsPerMultiprocessor,
+          static_cast<long long>(p.sharedMemPerMultiprocessor),
+          static_cast<long long>(p.reservedSharedMemPerBlock)};
+}
+formula::KernelResources resources_of(const cudaFuncAttributes& a) {
+  return {a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
 }
 
 // The student's answer to exercise 1, with the occupancy API refused: the kit compares the answer
@@ -192,8 +153,10 @@ void occupancy(const Params&, QueryValues& v) {
   v.worked_out_for("kernel", case_kernel_number(kernel.function));
   v.worked_out_for("threads", threads);
   v.worked_out_for("dynamic_smem", dyn);
-  const Limits l = limits_of(p, a, threads, dyn, 0);
-  int expected = 0;
+  const formula::Multiprocessor sm = multiprocessor_of(p);
+  const formula::KernelResources resources = resources_of(a);
+  const int warps = (threads + p.warpSize - 1) / p.warpSize;
+  const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
   if (shown) {
     v.worked_out_for("sm_warp_size", p.warpSize);
     v.worked_out_for("sm_warps", p.warpSize > 0 ? p.maxThreadsPerMultiProcessor / p.warpSize : 0);
@@ -201,23 +164,16 @@ void occupancy(const Params&, QueryValues& v) {
     v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
     v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
     v.worked_out_for("sm_reserved", static_cast<long long>(p.reservedSharedMemPerBlock));
-    // The API's own formula, as labs/04_occupancy/drawn_cases_check.cu checks on a GPU.
-    expected = static_cast<int>(l.min());
-  } else {
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
-    if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
-  }
-  const int warps = (threads + p.warpSize - 1) / p.warpSize;
-  const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
-  v.compare("active_blocks", blocks, expected);
-  v.compare("occupancy", occupancy, static_cast<double>(expected * warps) / slots);
-
-  const auto without = [&](unsigned omit) {
-    return static_cast<double>(limits_of(p, a, threads, dyn, omit).min());
-  };
-  // First match wins (query_grader.cpp), so the hints go from the most to the least common slip.
-  if (shown && gpu.warpSize > 0) {
-    const int gpu_blocks = static_cast<int>(limits_of(gpu, a, threads, dyn, 0).min());
+    // The expected values, and the hints of the formula's slips (which give the answer away), are
+    // labgrade's, worked out from the case it drew (lab.yaml drawn.expected_by): none of them is
+    // in this process, where the student's code could copy them into its answer on the way out
+    // (a red-team pass hooked write() through the program's import table to do that).
+    v.answer("active_blocks", blocks);
+    v.answer("occupancy", occupancy);
+    if (gpu.warpSize <= 0) return;
+    // The GPU's own answer, which gives nothing away that the real occupancy API does not.
+    const int gpu_blocks =
+        static_cast<int>(formula::active_blocks(multiprocessor_of(gpu), resources, threads, dyn));
     const std::string shown_device =
         "not for the device this case shows: cudaGetDeviceProperties gives it " + text(slots) +
         " warp slots, " + text(p.maxBlocksPerMultiProcessor) + " blocks, " +
@@ -232,55 +188,17 @@ void occupancy(const Params&, QueryValues& v) {
         "occupancy",
         static_cast<double>(gpu_blocks * warps) / (gpu.maxThreadsPerMultiProcessor / gpu.warpSize),
         "that is the occupancy on the GPU the grader runs on, " + shown_device);
+    return;
   }
-  v.hint("active_blocks", without(kSharedLimit),
-         "the shared-memory limit is missing: each block needs " + text(l.smem_per_block) +
-             " bytes (static + dynamic + the " + text(p.reservedSharedMemPerBlock) +
-             " the runtime reserves, in units of 128), so only " + text(l.shared) +
-             " blocks fit in the SM's " + text(p.sharedMemPerMultiprocessor) + " bytes");
-  v.hint("active_blocks", without(kReserve),
-         "the shared memory the runtime reserves for every block "
-         "(reservedSharedMemPerBlock = " +
-             text(p.reservedSharedMemPerBlock) + " bytes) is missing");
-  v.hint("active_blocks", without(kSharedUnit),
-         "shared memory goes to a block in units of 128 bytes: round static + dynamic + reserved "
-         "up to " +
-             text(l.smem_per_block) + " before dividing");
-  v.hint("active_blocks", without(kBlockLimit),
-         "the limit on resident blocks per SM (maxBlocksPerMultiProcessor = " +
-             text(p.maxBlocksPerMultiProcessor) + ") is missing");
-  v.hint("active_blocks", without(kRegisterLimit),
-         "the register limit is missing: this kernel uses " + text(a.numRegs) +
-             " registers per thread (cudaFuncAttributes::numRegs)");
-  v.hint("active_blocks", without(kRegistersPerWarp),
-         "registers go to whole warps, not threads: a warp of this kernel takes " +
-             text(round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256)) +
-             " (numRegs x 32, rounded up to a multiple of 256), and a block takes " + text(warps) +
-             " such warps");
-  v.hint("active_blocks", without(kRegisterUnit),
-         "registers are allocated to a warp in units of 256: " + text(a.numRegs) +
-             " x 32 = " + text(static_cast<long long>(a.numRegs) * p.warpSize) + " becomes " +
-             text(round_up(static_cast<long long>(a.numRegs) * p.warpSize, 256)));
-  v.hint("active_blocks", without(kSubPartitions),
-         "registers are held per SM sub-partition: each of the 4 holds whole warps, so divide "
-         "regsPerMultiprocessor / 4 by the registers of one warp before multiplying by 4");
-  v.hint("active_blocks", without(kWarpLimit),
-         "the warp-slot limit is missing: an SM holds maxThreadsPerMultiProcessor / 32 = " +
-             text(slots) + " warps, and a block of " + text(threads) + " threads takes " +
-             text(warps));
-  v.hint("active_blocks", without(kWholeWarps),
-         "a block of " + text(threads) + " threads takes " + text(warps) +
-             " whole warps: divide the SM's " + text(slots) + " warp slots by " + text(warps) +
-             ", not its " + text(p.maxThreadsPerMultiProcessor) + " threads by " + text(threads));
-  v.hint("occupancy",
-         static_cast<double>(expected) * threads /
-             (static_cast<double>(p.maxThreadsPerMultiProcessor) * p.multiProcessorCount),
-         "that divides by the threads of all " + text(p.multiProcessorCount) +
-             " SMs, but the active blocks counted are those of one SM: divide by one SM's "
-             "maxThreadsPerMultiProcessor");
-  v.hint("occupancy", static_cast<double>(expected) * threads / p.maxThreadsPerMultiProcessor,
-         "a block of " + text(threads) + " threads still takes " + text(warps) +
-             " whole warp(s): count warps, not threads");
+  int expected = 0;
+  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
+  if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+  v.compare("active_blocks", blocks, expected);
+  v.compare("occupancy", occupancy, static_cast<double>(expected * warps) / slots);
+  // First match wins (query_grader.cpp), so the hints go from the most to the least common slip.
+  for (const formula::Hint& h :
+       formula::occupancy_hints(sm, resources, threads, dyn, p.multiProcessorCount))
+    v.hint(h.value_name, h.value, h.cause);
 }
 
 // The student's side for `max_threads`, which must come from the occupancy API: a side returned

@@ -79,7 +79,8 @@ json query_case_json(const std::string& id, const QueryValues& v) {
   for (const auto& e : v.entries()) {
     json hints = json::array();
     for (const auto& h : e.hints) hints.push_back({{"value", h.value}, {"cause", h.cause}});
-    values[e.name] = {{"student", e.student}, {"expected", e.expected}, {"hints", hints}};
+    values[e.name] = {{"student", e.student}, {"hints", hints}};
+    if (e.expected_here) values[e.name]["expected"] = e.expected;
   }
   line["values"] = values;
   if (!v.worked_out_for().empty()) line["worked_out_for"] = v.worked_out_for();

