@@ -211,18 +211,23 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   for (ParamSet& drawn : DrawnParamsOf(env, ex)) graded.push_back(std::move(drawn));
   const HarnessRun run = RunQueries(env.runner, build.executable, env.work_dir + "/" + ex.id,
                                     QueryOptions(env, ex), graded);
-  if (!run.harness_error.empty())
-    return Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
-                        "the grader's harness failed on its own: " + run.harness_error});
   if (!run.process.started)  // the kit could not start its own program: not the student's doing
     return Verdict(ex, {GradeStatus::kGraderError, "harness_not_started",
                         "the grader could not start the harness: " + run.process.start_error});
+  // The harness's word that it failed on its own comes from the process the student's code ran in,
+  // which can write that line too (a red-team pass forged one, and another made the kit's own
+  // check fail, to turn a zero into "not graded"): the cases reported before it are judged first,
+  // and a wrong one settles the verdict. Only where every reported case passed is it the kit's.
+  const ExerciseVerdict harness_failed =
+      Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
+                   "the grader's harness failed on its own: " + run.harness_error});
   for (std::size_t i = 0; i < graded.size(); ++i) {
     const CaseRun& r = run.cases[i];
     const std::string params = graded[i].empty() ? "" : " (with " + ParamText(graded[i]) + ")";
     // Not reported: the process died there. Not recorded: the record run of a host function
     // (`recorded`) left no plan for the replay, having died there.
     const bool not_recorded = r.status == case_status::kNotRecorded;
+    if ((!r.reported || not_recorded) && !run.harness_error.empty()) return harness_failed;
     if (!r.reported || not_recorded) {
       if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, r.id, false))
         return Verdict(ex, {GradeStatus::kFailed, "emu_diagnostic",
@@ -260,6 +265,7 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     const std::string failures = ValueFailures(ex, graded[i], *values);
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
+  if (!run.harness_error.empty()) return harness_failed;
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));
   if (!ex.measured) return Verdict(ex, {});
   std::string why_not;

@@ -213,6 +213,39 @@ TEST_F(QueryJudgeTest, DrawnCasesAreHeldToTheGradersOwnExpectedValues) {
   EXPECT_EQ(unworkable.cause, "drawn_expected_failed");
 }
 
+// The harness's "error" line comes from the process the student's code runs in, which can write one
+// (or make the kit's own check fail) to turn a wrong answer into "not graded": a wrong case
+// reported before the end settles the verdict; with every reported case right, it is the kit's.
+TEST_F(QueryJudgeTest, AHarnessErrorDoesNotHideAWrongCaseReportedBeforeIt) {
+  harness_.on_process = [](const testing_harness::HarnessCall&) {
+    testing_harness::ProcessAnswer p;
+    p.error_detail = "cannot open cases.jsonl";
+    p.done = false;
+    return p;
+  };
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 9);
+  };
+  const ExerciseVerdict wrong = Grade();
+  EXPECT_EQ(wrong.status, GradeStatus::kFailed);
+  EXPECT_EQ(wrong.cause, "wrong_value");
+  EXPECT_EQ(wrong.message, "active_blocks with block_side=16: expected 8, got 9.");
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    return Answer(p, 8);
+  };
+  const ExerciseVerdict right = Grade();
+  EXPECT_EQ(right.status, GradeStatus::kGraderError);
+  EXPECT_EQ(right.cause, "harness_failed");
+  EXPECT_EQ(right.message, "the grader's harness failed on its own: cannot open cases.jsonl");
+  // A case left unreported beside the error: the kit's (the right ones before it judged first).
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    if (p.at("block_side") == 16) a.status = "";
+    return a;
+  };
+  EXPECT_EQ(Grade().cause, "harness_failed");
+}
+
 // A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
 // the harness's words first, then the case, whatever values came with it.
 TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {

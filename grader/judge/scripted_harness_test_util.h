@@ -128,6 +128,8 @@ struct ProcessAnswer {
   std::string sanitizer_log;
   int exit_code = 0;   // when it neither timed out nor took a signal
   std::string output;  // what it printed (the program can print anything)
+  // An "error" line after the cases: the harness's own failure, or one the student's code forged.
+  std::string error_detail;
   // A GPU counting run's table (the request's "gpu_counters" file), written as it is; "" none.
   std::string counter_table;
 };
@@ -245,6 +247,8 @@ class ScriptedHarness : public ProcessRunner {
     }
     if (req.contains("timing") && !req["timing"].is_null() && call.mode != "--record")
       WriteTiming(call, req, dir, out);
+    if (!process.error_detail.empty())
+      out << json({{"type", "error"}, {"detail", process.error_detail}}).dump() << "\n";
     if (process.done)
       out << R"({"type": "done"})"
           << "\n";
