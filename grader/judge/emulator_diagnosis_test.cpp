@@ -19,32 +19,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace testing_harness;
 
-// Builds as a test says, without a compiler: records what it was asked for, and a build that
-// succeeds leaves an executable (with its list of kernels) for the scripted harness to "run".
-class ScriptedBuilder : public SubmissionBuilder {
- public:
-  using SubmissionBuilder::SubmissionBuilder;
-  struct Asked {
-    Backend backend;
-    Flavour flavour;
-  };
-  std::vector<Asked> asked;
-  bool succeeds = true;
-
-  BuildOutcome Build(const std::string&, const std::string& work_dir, Backend backend,
-                     Flavour flavour) override {
-    asked.push_back({backend, flavour});
-    BuildOutcome build;
-    if (!succeeds) {
-      build.stage = "compile";
-      build.message = "matmul.cu:4: error: something the emulator cannot compile";
-      return build;
-    }
-    fs::create_directories(work_dir);
-    return ScriptedBuild(work_dir + "/emulator");
-  }
-};
-
 // One replayed matmul exercise graded on the GPU backend, its GPU builds already made.
 class EmulatorDiagnosisTest : public ::testing::Test {
  protected:
@@ -136,7 +110,8 @@ TEST_F(EmulatorDiagnosisTest, TheEmulatorsDiagnosticBecomesTheCause) {
   // The emulator needs no GPU: its runs take no turn at the GPU gate, so a timed run never waits
   // for one (a hang there lasts the whole time limit); the GPU's own runs do.
   for (const HarnessCall& call : harness_.calls)
-    EXPECT_EQ(call.gpu == GpuUse::kNone, call.build == "emulator") << call.build << " " << call.mode;
+    EXPECT_EQ(call.gpu == GpuUse::kNone, call.build == "emulator")
+        << call.build << " " << call.mode;
 }
 
 TEST_F(EmulatorDiagnosisTest, ValuesFromMemoryNeverWrittenAreNamed) {

@@ -61,6 +61,9 @@ struct GradeEnv {
   // GPU backend: the submission built for the CPU emulator, made on first need to find the cause
   // of wrong values (emulator_diagnosis.h).
   std::optional<BuildOutcome> emulator_build;
+  // The lab's starter, built on first need: whose fault a query harness's error is
+  // (query_grader.cpp).
+  std::optional<BuildOutcome> starter_build;
 };
 
 // The kinds of failure a later decision asks for (Finding::cause); the others are only grouped by.

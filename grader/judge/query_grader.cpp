@@ -1,6 +1,7 @@
 #include "query_grader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "case_diagnostic.h"
@@ -201,6 +202,49 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
   return failure.empty() ? Finding{} : technique(failure);
 }
 
+// The lab's starter built as a submission is: its files copied into the grading's folder first,
+// the one the sandbox lets the compiler read besides the submission's.
+BuildOutcome BuildStarter(GradeEnv& env) {
+  const std::filesystem::path from = std::filesystem::path(env.manifest.source_dir) / "starter" /
+                                     env.spec.id,
+                              to = env.work_dir + "/starter";
+  std::error_code ec;
+  std::filesystem::create_directories(to, ec);
+  for (const std::string& file : env.spec.student_files)
+    std::filesystem::copy_file(from / file, to / file,
+                               std::filesystem::copy_options::overwrite_existing, ec);
+  return env.builder->Build(to.string(), env.work_dir + "/build_starter", env.backend,
+                            Flavour::kDefault);
+}
+
+// A harness error where every case reported was right (or one was left unreported beside it).
+// The error line comes from the process the student's code runs in, which can provoke one or
+// write it (a red-team pass refused the harness its case file through the import table, r30), so
+// it is the kit's failure only where the kit fails without the submission too. The same cases run
+// against the lab's starter, the kit's harness with code that attacks nothing: an error there too
+// is the kit's (not graded); none there, and the submission failing the same way once more, is
+// the submission's. A second run of the submission that does not fail is a passing fault: not
+// graded, and graded again.
+Finding HarnessErrorFinding(GradeEnv& env, const Exercise& ex, const std::vector<ParamSet>& graded,
+                            const std::string& error) {
+  const Finding kits{GradeStatus::kGraderError, "harness_failed",
+                     "the grader's harness failed on its own: " + error};
+  if (env.builder == nullptr) return kits;  // nothing to tell them apart with
+  if (!env.starter_build) env.starter_build = BuildStarter(env);
+  if (!env.starter_build->ok) return kits;
+  const std::string dir = env.work_dir + "/" + ex.id;
+  const HarnessRun starter = RunQueries(env.runner, env.starter_build->executable,
+                                        dir + "/with_the_starter", QueryOptions(env, ex), graded);
+  if (!starter.process.started || !starter.harness_error.empty()) return kits;
+  const HarnessRun again = RunQueries(env.runner, env.builds.at(Flavour::kDefault).executable,
+                                      dir + "/again", QueryOptions(env, ex), graded);
+  if (again.harness_error.empty()) return kits;
+  return {GradeStatus::kFailed, "harness_stopped",
+          "the grader's harness stopped with your code, twice (\"" + again.harness_error +
+              "\"), and not with the lab's starter in its place: something in the submission "
+              "stopped the grader's own code, which ends the exercise as a crash would"};
+}
+
 }  // namespace
 
 ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
@@ -217,17 +261,17 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
   // The harness's word that it failed on its own comes from the process the student's code ran in,
   // which can write that line too (a red-team pass forged one, and another made the kit's own
   // check fail, to turn a zero into "not graded"): the cases reported before it are judged first,
-  // and a wrong one settles the verdict. Only where every reported case passed is it the kit's.
-  const ExerciseVerdict harness_failed =
-      Verdict(ex, {GradeStatus::kGraderError, "harness_failed",
-                   "the grader's harness failed on its own: " + run.harness_error});
+  // and a wrong one settles the verdict. Where every reported case passed, HarnessErrorFinding.
+  const auto harness_failed = [&] {
+    return Verdict(ex, HarnessErrorFinding(env, ex, graded, run.harness_error));
+  };
   for (std::size_t i = 0; i < graded.size(); ++i) {
     const CaseRun& r = run.cases[i];
     const std::string params = graded[i].empty() ? "" : " (with " + ParamText(graded[i]) + ")";
     // Not reported: the process died there. Not recorded: the record run of a host function
     // (`recorded`) left no plan for the replay, having died there.
     const bool not_recorded = r.status == case_status::kNotRecorded;
-    if ((!r.reported || not_recorded) && !run.harness_error.empty()) return harness_failed;
+    if ((!r.reported || not_recorded) && !run.harness_error.empty()) return harness_failed();
     if (!r.reported || not_recorded) {
       if (const json* d = EmuDiagnosticFor(run.emu_diagnostics, r.id, false))
         return Verdict(ex, {GradeStatus::kFailed, "emu_diagnostic",
@@ -265,7 +309,7 @@ ExerciseVerdict GradeQueryExercise(GradeEnv& env, const Exercise& ex) {
     const std::string failures = ValueFailures(ex, graded[i], *values);
     if (!failures.empty()) return Verdict(ex, {GradeStatus::kFailed, "wrong_value", failures});
   }
-  if (!run.harness_error.empty()) return harness_failed;
+  if (!run.harness_error.empty()) return harness_failed();
   if (!run.done) return Verdict(ex, Died(run.process, "after the last case, "));
   if (!ex.measured) return Verdict(ex, {});
   std::string why_not;

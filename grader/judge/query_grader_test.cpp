@@ -181,6 +181,55 @@ TEST_F(QueryJudgeTest, AHarnessErrorDoesNotHideAWrongCaseReportedBeforeIt) {
   EXPECT_EQ(Grade().cause, "harness_failed");
 }
 
+// Whose an error with every reported case right is: the same cases against the lab's starter tell.
+// Clean there, and failing again with the submission: the submission's (r30: the case file
+// refused through the import table after a right answer). Failing with the starter too, or not
+// again: the kit's, not graded.
+TEST_F(QueryJudgeTest, AHarnessErrorIsTheKitsOnlyWhereTheStarterMeetsItToo) {
+  testing_harness::ScriptedBuilder builder(harness_, manifest_, spec_);
+  builder.executable = "starter";
+  const auto grade = [&] {
+    GradeEnv env{harness_, manifest_, spec_, Backend::kCpu, 7, dir_ + "/work"};
+    env.builds[Flavour::kDefault] = build_;
+    env.builder = &builder;
+    return GradeQueryExercise(env, ex_);
+  };
+  int submission_runs = 0;
+  bool starter_fails = false, fails_again = true;
+  harness_.on_process = [&](const testing_harness::HarnessCall& call) {
+    testing_harness::ProcessAnswer p;
+    const bool submission = call.build != "starter";
+    submission_runs += submission;
+    if (submission ? (submission_runs == 1 || fails_again) : starter_fails) {
+      p.error_detail = "cannot open cases.jsonl";
+      p.done = false;
+    }
+    return p;
+  };
+  harness_.on_query = [](const testing_harness::HarnessCall&, const json& p) {
+    testing_harness::QueryAnswer a = Answer(p, 8);
+    if (p.at("block_side") == 16) a.status = "";  // the drawn case the harness never reached
+    return a;
+  };
+  const ExerciseVerdict submissions = grade();
+  EXPECT_EQ(submissions.status, GradeStatus::kFailed);
+  EXPECT_EQ(submissions.cause, "harness_stopped");
+  EXPECT_EQ(submissions.message.rfind("the grader's harness stopped with your code, twice "
+                                      "(\"cannot open cases.jsonl\"), and not with the lab's "
+                                      "starter",
+                                      0),
+            0u)
+      << submissions.message;
+  ASSERT_EQ(builder.asked.size(), 1u);  // the starter, built once
+  starter_fails = true;
+  submission_runs = 0;
+  EXPECT_EQ(grade().cause, "harness_failed");
+  starter_fails = false;
+  fails_again = false;
+  submission_runs = 0;
+  EXPECT_EQ(grade().cause, "harness_failed");
+}
+
 // A call the exercise refuses (lab 04's occupancy API, where the answer is worked out by hand):
 // the harness's words first, then the case, whatever values came with it.
 TEST_F(QueryJudgeTest, ARefusedCallFailsWithTheHarnessWords) {

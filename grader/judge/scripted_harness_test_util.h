@@ -60,6 +60,33 @@ inline BuildOutcome ScriptedBuild(const std::string& executable) {
   return build;
 }
 
+// Builds as a test says, without a compiler: records what it was asked for, and a build that
+// succeeds leaves an executable (with its list of kernels) for the scripted harness to "run".
+class ScriptedBuilder : public SubmissionBuilder {
+ public:
+  using SubmissionBuilder::SubmissionBuilder;
+  struct Asked {
+    Backend backend;
+    Flavour flavour;
+  };
+  std::vector<Asked> asked;
+  bool succeeds = true;
+  std::string executable = "emulator";  // the built program's file name (HarnessCall::build)
+
+  BuildOutcome Build(const std::string&, const std::string& work_dir, Backend backend,
+                     Flavour flavour) override {
+    asked.push_back({backend, flavour});
+    BuildOutcome build;
+    if (!succeeds) {
+      build.stage = "compile";
+      build.message = "matmul.cu:4: error: something the emulator cannot compile";
+      return build;
+    }
+    std::filesystem::create_directories(work_dir);
+    return ScriptedBuild(work_dir + "/" + executable);
+  }
+};
+
 // One harness process as the script sees it.
 struct HarnessCall {
   std::string mode;      // "", "--record" or "--replay"
