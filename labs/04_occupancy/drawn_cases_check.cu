@@ -16,7 +16,6 @@
 
 #include "lab_spec.h"
 #include "labkit/cuda_check.cuh"
-#include "labkit/occupancy_formula.h"
 #include "occupancy_case_kernels.cuh"
 #include "occupancy_lab.cuh"
 
@@ -111,17 +110,12 @@ int main(int argc, char** argv) {
         &api, k.function, static_cast<int>(c.threads), static_cast<size_t>(c.dynamic_smem)));
     const int by_hand = max_active_blocks_per_sm(k.function, static_cast<int>(c.threads),
                                                  static_cast<size_t>(c.dynamic_smem));
-    const double warps = static_cast<double>((c.threads + prop.warpSize - 1) / prop.warpSize);
-    const double occupancy = api * warps / (prop.maxThreadsPerMultiProcessor / prop.warpSize);
+    const double occupancy = formula::occupancy(multiprocessor_of(prop), api, c.threads);
     const double occupancy_by_hand = theoretical_occupancy(k.function, static_cast<int>(c.threads),
                                                            static_cast<size_t>(c.dynamic_smem));
     // labgrade's own formula (drawn_expected.cpp) on this GPU's limits.
     const long long by_grader = formula::active_blocks(
-        {prop.warpSize, prop.maxThreadsPerMultiProcessor, prop.maxBlocksPerMultiProcessor,
-         prop.regsPerMultiprocessor, static_cast<long long>(prop.sharedMemPerMultiprocessor),
-         static_cast<long long>(prop.reservedSharedMemPerBlock)},
-        {attributes.numRegs, static_cast<long long>(attributes.sharedSizeBytes)}, c.threads,
-        c.dynamic_smem);
+        multiprocessor_of(prop), resources_of(attributes), c.threads, c.dynamic_smem);
     if (by_hand == api && by_grader == api &&
         std::abs(occupancy_by_hand - occupancy) <= 1e-9 * occupancy)
       continue;

@@ -27,19 +27,6 @@ std::string text(long long v) { return std::to_string(v); }
 
 namespace formula = labkit::occupancy_formula;
 
-// The formula's view of the device and the kernel, as the runtime reports them.
-formula::Multiprocessor multiprocessor_of(const cudaDeviceProp& p) {
-  return {p.warpSize,
-          p.maxThreadsPerMultiProcessor,
-          p.maxBlocksPerMultiProcessor,
-          p.regsPerMultiprocessor,
-          static_cast<long long>(p.sharedMemPerMultiprocessor),
-          static_cast<long long>(p.reservedSharedMemPerBlock)};
-}
-formula::KernelResources resources_of(const cudaFuncAttributes& a) {
-  return {a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
-}
-
 // The student's answer to exercise 1, with the occupancy API refused: the kit compares the answer
 // with that API's, so a call of it (direct, or through cudaOccupancyMaxPotentialBlockSize*) is the
 // expected value copied. Seen by the link wraps while `call` runs, not read off the source.
@@ -155,11 +142,10 @@ void occupancy(const Params&, QueryValues& v) {
   v.worked_out_for("dynamic_smem", dyn);
   const formula::Multiprocessor sm = multiprocessor_of(p);
   const formula::KernelResources resources = resources_of(a);
-  const int warps = (threads + p.warpSize - 1) / p.warpSize;
-  const int slots = p.maxThreadsPerMultiProcessor / p.warpSize;
+  const long long slots = sm.threads / sm.warp_size;
   if (shown) {
     v.worked_out_for("sm_warp_size", p.warpSize);
-    v.worked_out_for("sm_warps", p.warpSize > 0 ? p.maxThreadsPerMultiProcessor / p.warpSize : 0);
+    v.worked_out_for("sm_warps", slots);
     v.worked_out_for("sm_blocks", p.maxBlocksPerMultiProcessor);
     v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
     v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
@@ -172,8 +158,8 @@ void occupancy(const Params&, QueryValues& v) {
     v.answer("occupancy", occupancy);
     if (gpu.warpSize <= 0) return;
     // The GPU's own answer, which gives nothing away that the real occupancy API does not.
-    const int gpu_blocks =
-        static_cast<int>(formula::active_blocks(multiprocessor_of(gpu), resources, threads, dyn));
+    const long long gpu_blocks =
+        formula::active_blocks(multiprocessor_of(gpu), resources, threads, dyn);
     const std::string shown_device =
         "not for the device this case shows: cudaGetDeviceProperties gives it " + text(slots) +
         " warp slots, " + text(p.maxBlocksPerMultiProcessor) + " blocks, " +
@@ -184,17 +170,15 @@ void occupancy(const Params&, QueryValues& v) {
            "that is the answer for the GPU the grader runs on (limits written into the code, or "
            "read once and kept from an earlier call), " +
                shown_device);
-    v.hint(
-        "occupancy",
-        static_cast<double>(gpu_blocks * warps) / (gpu.maxThreadsPerMultiProcessor / gpu.warpSize),
-        "that is the occupancy on the GPU the grader runs on, " + shown_device);
+    v.hint("occupancy", formula::occupancy(multiprocessor_of(gpu), gpu_blocks, threads),
+           "that is the occupancy on the GPU the grader runs on, " + shown_device);
     return;
   }
   int expected = 0;
   err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, kernel.function, threads, dyn);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
   v.compare("active_blocks", blocks, expected);
-  v.compare("occupancy", occupancy, static_cast<double>(expected * warps) / slots);
+  v.compare("occupancy", occupancy, formula::occupancy(sm, expected, threads));
   // First match wins (query_grader.cpp), so the hints go from the most to the least common slip.
   for (const formula::Hint& h :
        formula::occupancy_hints(sm, resources, threads, dyn, p.multiProcessorCount))

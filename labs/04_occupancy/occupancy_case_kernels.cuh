@@ -1,11 +1,13 @@
 // The kernels lab 04's occupancy cases ask about, by lab.yaml's `kernel` number: 0 and 1 the
 // student's (occupancy_lab.cuh), 2 and 3 the kit's own, defined here. Shared by the harness and by
-// drawn_cases_check.cu, which must ask about the same kernels. Internal linkage: each program that
-// includes this header gets its own copies, and no symbol a submission could name or define.
+// drawn_cases_check.cu, which must ask about the same kernels and read them the same way. Internal
+// linkage: each program that includes this header gets its own copies, and no symbol a submission
+// could name or define.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include "labkit/occupancy_formula.h"
 #include "occupancy_lab.cuh"
 
 namespace {
@@ -66,6 +68,20 @@ long long case_kernel_number(const void* function) {
   for (long long number = 0; number <= 3; ++number)
     if (case_kernel(number).function == function) return number;
   return -1;
+}
+
+// The handout's formula's view of a device and a kernel, as the runtime reports them (the
+// harness's hints and drawn_cases_check.cu's check of the formula against the API).
+labkit::occupancy_formula::Multiprocessor multiprocessor_of(const cudaDeviceProp& p) {
+  return {p.warpSize,
+          p.maxThreadsPerMultiProcessor,
+          p.maxBlocksPerMultiProcessor,
+          p.regsPerMultiprocessor,
+          static_cast<long long>(p.sharedMemPerMultiprocessor),
+          static_cast<long long>(p.reservedSharedMemPerBlock)};
+}
+labkit::occupancy_formula::KernelResources resources_of(const cudaFuncAttributes& a) {
+  return {a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
 }
 
 }  // namespace
