@@ -1,5 +1,7 @@
 #include "fatbin_resources.h"
 
+#include <algorithm>
+
 #include "fatbin_elf.h"
 #include "kit_replay_program.h"
 
@@ -11,6 +13,7 @@ constexpr uint8_t kEntryFunction = 0x10;  // st_other: a kernel (__global__)
 constexpr uint8_t kAttributeRegisters = 0x2f;
 constexpr uint8_t kAttributeFrameSize = 0x11;
 constexpr uint8_t kAttributeBarriers = 0x4c;
+constexpr uint8_t kAttributeMaxThreads = 0x05;  // a kernel's __launch_bounds__ (.maxntid)
 constexpr int64_t kReservedSharedBytes = 1024;
 
 // One record of a `.nv.info*` section: (attribute, value), or for a sized record of two words
@@ -52,6 +55,11 @@ bool ReadAttributes(const Bytes& info, std::vector<Attribute>& out) {
         const auto symbol = info.At<uint32_t>(at + 4), value = info.At<uint32_t>(at + 8);
         if (!symbol || !value) return false;
         out.push_back({*id, *symbol, *value, true});
+      } else if (*id == kAttributeMaxThreads && *size == 12) {  // __launch_bounds__: x, y, z
+        const auto x = info.At<uint32_t>(at + 4), y = info.At<uint32_t>(at + 8),
+                   z = info.At<uint32_t>(at + 12);
+        if (!x || !y || !z) return false;
+        out.push_back({*id, 0, static_cast<int64_t>(*x) * *y * *z, false});
       }
       at += 4 + *size;
     } else {
@@ -88,17 +96,24 @@ bool ReadKernels(const Bytes& bytes, ResourceReport& report) {
       if (a.id == kAttributeFrameSize) k.local_bytes = a.value;
     }
     if (!registers_found) return false;  // a layout this does not know
+    int64_t bounded_threads = 0;
     if (const CubinElf::Section* own = elf->Named(".nv.info." + s.name)) {
       std::vector<Attribute> attributes;
       if (!ReadAttributes(elf->Contents(*own), attributes)) return false;
-      for (const Attribute& a : attributes)
-        if (!a.per_symbol && a.id == kAttributeBarriers) k.barriers = a.value;
+      for (const Attribute& a : attributes) {
+        if (a.per_symbol) continue;
+        if (a.id == kAttributeBarriers) k.barriers = a.value;
+        if (a.id == kAttributeMaxThreads) bounded_threads = a.value;
+      }
     }
     if (const CubinElf::Section* shared = elf->Named(".nv.shared." + s.name)) {
       k.static_shared_bytes = static_cast<int64_t>(shared->size) - reserved;
       if (k.static_shared_bytes < 0) return false;
     }
+    // What cudaFuncGetAttributes gives as maxThreadsPerBlock: the registers' limit, and the
+    // kernel's __launch_bounds__ where it has some.
     k.max_threads = MaxThreadsPerBlock(k.registers);
+    if (bounded_threads > 0) k.max_threads = std::min(k.max_threads, bounded_threads);
     report.kernels.push_back(std::move(k));
   }
   return true;

@@ -126,18 +126,24 @@ std::optional<DrawnExpected> ReadDrawnExpected(Checker& c, const YAML::Node& n,
   if (!s) return std::nullopt;
   if (*s == "occupancy_formula") return DrawnExpected::kOccupancyFormula;
   if (*s == "largest_square_block") return DrawnExpected::kLargestSquareBlock;
-  c.Fail(n, path, "expected occupancy_formula or largest_square_block, got " + Describe(n));
+  if (*s == "suggested_block_side") return DrawnExpected::kSuggestedBlockSide;
+  c.Fail(n, path,
+         "expected occupancy_formula, largest_square_block or suggested_block_side, got " +
+             Describe(n));
   return std::nullopt;
 }
 
 std::optional<QueryDrawn> ReadQueryDrawn(Checker& c, const YAML::Node& n, const std::string& path) {
-  MapView m(c, n, path, {"count", "ranges", "expected_by", "known"});
+  MapView m(c, n, path, {"count", "ranges", "expected_by", "known", "kernel"});
   if (!m.valid()) return std::nullopt;
   QueryDrawn d;
   m.Required("count", IntAtLeast(1), d.count);
   m.Required("ranges", ReadParamRanges, d.ranges);
   m.Optional("expected_by", ReadDrawnExpected, d.expected_by);
   m.Optional("known", ReadParamSet, d.known);
+  m.Optional("kernel", ReadName, d.kernel);
+  if (d.expected_by == DrawnExpected::kSuggestedBlockSide && d.kernel.empty())
+    c.Fail(n, path, "expected_by: suggested_block_side needs `kernel`, the student's kernel");
   return d;
 }
 

@@ -116,13 +116,16 @@ struct ParamRange {
 // `expected_by`: labgrade works the drawn cases' expected values out itself, from their parameters
 // and `known` (facts of the kit, such as the registers of its own kernels), with the lab's formula
 // (grader/values/drawn_expected.h), in place of the harness's, which come from the process the
-// student's code runs in. kHarness: the harness's stand (none named in lab.yaml).
-enum class DrawnExpected { kHarness, kOccupancyFormula, kLargestSquareBlock };
+// student's code runs in. kHarness: the harness's stand (none named in lab.yaml). `kernel`: the
+// student's kernel a formula reads the resources of, as the build reports them
+// (kSuggestedBlockSide).
+enum class DrawnExpected { kHarness, kOccupancyFormula, kLargestSquareBlock, kSuggestedBlockSide };
 struct QueryDrawn {
   int64_t count = 0;
   std::map<std::string, ParamRange> ranges;
   DrawnExpected expected_by = DrawnExpected::kHarness;
   ParamSet known;
+  std::string kernel;
 };
 
 // A query exercise's kernel must run at least `by` times as fast as `exercise`'s on a GPU, both

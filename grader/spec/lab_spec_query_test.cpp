@@ -93,8 +93,25 @@ TEST(LabSpec, QueryDrawnNamesTheGradersFormula) {
   EXPECT_EQ(d.known, (ParamSet{{"registers_of_kernel_2", 37}}));
   EXPECT_EQ(ErrorOf(WithQuery(std::string(kQuery) +
                               "    drawn: {count: 1, ranges: {n: [1, 2]}, expected_by: sqrt}\n")),
-            "lab.yaml:34: exercises[2].drawn.expected_by: expected occupancy_formula or "
-            "largest_square_block, got \"sqrt\"");
+            "lab.yaml:34: exercises[2].drawn.expected_by: expected occupancy_formula, "
+            "largest_square_block or suggested_block_side, got \"sqrt\"");
+}
+
+// The suggested block side reads the student's kernel, which lab.yaml names.
+TEST(LabSpec, QueryDrawnSuggestedBlockSideNamesTheStudentsKernel) {
+  Result<LabSpec> r = ParseLabSpec(
+      WithQuery(std::string(kQuery) +
+                "    drawn: {count: 1, ranges: {max_threads: [32, 1024]},\n"
+                "            expected_by: suggested_block_side, kernel: matmul_dynamic_kernel}\n"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  const QueryDrawn& d = *r->exercises[2].drawn;
+  EXPECT_EQ(d.expected_by, DrawnExpected::kSuggestedBlockSide);
+  EXPECT_EQ(d.kernel, "matmul_dynamic_kernel");
+  EXPECT_NE(ErrorOf(WithQuery(std::string(kQuery) +
+                              "    drawn: {count: 1, ranges: {max_threads: [32, 1024]},\n"
+                              "            expected_by: suggested_block_side}\n"))
+                .find("expected_by: suggested_block_side needs `kernel`"),
+            std::string::npos);
 }
 
 TEST(LabSpec, QueryDrawnKeysAreChecked) {

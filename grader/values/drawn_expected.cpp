@@ -21,12 +21,10 @@ struct Lookup {
   }
 };
 
-// Lab 04's exercise 1 on a drawn multiprocessor: blocks per SM and the occupancy they give, for
-// one of the kit's kernels, whose registers lab.yaml knows (`registers_of_kernel_<n>`; their
-// static shared memory is none, which the harness checks on every case).
-Result<DrawnValues> Occupancy(const QueryDrawn& drawn, const ParamSet& params) {
-  Lookup param{params, "the case"}, known{drawn.known, "drawn.known"};
-  namespace formula = occupancy_formula;
+namespace formula = occupancy_formula;
+
+// The multiprocessor a lab 04 case drew (its `sm_*` parameters).
+formula::Multiprocessor DrawnMultiprocessor(Lookup& param) {
   formula::Multiprocessor sm;
   sm.warp_size = param("sm_warp_size");
   sm.threads = param("sm_warps") * sm.warp_size;
@@ -34,6 +32,15 @@ Result<DrawnValues> Occupancy(const QueryDrawn& drawn, const ParamSet& params) {
   sm.registers = param("sm_registers");
   sm.shared = param("sm_shared");
   sm.reserved = param("sm_reserved");
+  return sm;
+}
+
+// Lab 04's exercise 1 on a drawn multiprocessor: blocks per SM and the occupancy they give, for
+// one of the kit's kernels, whose registers lab.yaml knows (`registers_of_kernel_<n>`; their
+// static shared memory is none, which the harness checks on every case).
+Result<DrawnValues> Occupancy(const QueryDrawn& drawn, const ParamSet& params) {
+  Lookup param{params, "the case"}, known{drawn.known, "drawn.known"};
+  const formula::Multiprocessor sm = DrawnMultiprocessor(param);
   const long long threads = param("threads"), dynamic_shared = param("dynamic_smem");
   const std::string kernel = std::to_string(param("kernel"));
   const formula::KernelResources resources{known("registers_of_kernel_" + kernel), 0};
@@ -63,10 +70,44 @@ Result<DrawnValues> LargestSquareBlock(const ParamSet& params) {
   return DrawnValues{{{"width", static_cast<double>(width)}}, {}};
 }
 
+// Lab 04's exercise 3 on a drawn multiprocessor: the side of the largest power of 4 within the
+// block size cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests for the student's kernel,
+// with `max_threads` as the limit and lab.yaml's `shared_bytes_per_thread` of dynamic shared
+// memory a thread (lab 04: two floats, one of each tile).
+Result<DrawnValues> SuggestedBlockSide(const QueryDrawn& drawn, const ParamSet& params,
+                                       const StudentKernel& kernel) {
+  Lookup param{params, "the case"}, known{drawn.known, "drawn.known"};
+  const formula::Multiprocessor sm = DrawnMultiprocessor(param);
+  const long long max_threads = param("max_threads");
+  const long long shared_per_thread = known("shared_bytes_per_thread");
+  if (!param.missing.empty() || !known.missing.empty())
+    return MakeError("the suggested block side needs " +
+                     (param.missing.empty() ? known.missing : param.missing));
+  if (sm.warp_size <= 0 || sm.threads <= 0)
+    return MakeError("the suggested block side needs a warp size and warp slots above 0");
+  if (!kernel.known)
+    return MakeError("the resources of " + drawn.kernel + " are unknown: " + kernel.unknown_why);
+  const formula::KernelResources resources{kernel.registers, kernel.static_shared};
+  // A GPU's every block holds at most 1024 threads, as the CPU backend's modelled one does.
+  const long long limit = formula::suggestion_limit(max_threads, 1024, kernel.max_threads);
+  const formula::Suggestion suggested = formula::suggested_block(sm, limit, [&](long long threads) {
+    return formula::active_blocks(sm, resources, threads, shared_per_thread * threads);
+  });
+  DrawnValues values;
+  values.expected = {
+      {"block_side", static_cast<double>(formula::power_of_two_side(suggested.threads))}};
+  for (formula::Hint& h : formula::block_side_hints(suggested.threads))
+    values.hints.push_back({std::move(h.value_name), h.value, std::move(h.cause)});
+  return values;
+}
+
 }  // namespace
 
-Result<DrawnValues> DrawnExpectedValues(const QueryDrawn& drawn, const ParamSet& params) {
+Result<DrawnValues> DrawnExpectedValues(const QueryDrawn& drawn, const ParamSet& params,
+                                        const StudentKernel& kernel) {
   switch (drawn.expected_by) {
+    case DrawnExpected::kSuggestedBlockSide:
+      return SuggestedBlockSide(drawn, params, kernel);
     case DrawnExpected::kOccupancyFormula:
       return Occupancy(drawn, params);
     case DrawnExpected::kLargestSquareBlock:

@@ -28,8 +28,20 @@ struct DrawnValues {
   std::vector<DrawnHint> hints;
 };
 
-// The values of the case `params` drawn under `drawn`; an error when the formula lacks a parameter
-// or a known fact (a lab.yaml the kit's own tests would fail); none for DrawnExpected::kHarness.
-Result<DrawnValues> DrawnExpectedValues(const QueryDrawn& drawn, const ParamSet& params);
+// The student's kernel a formula reads (lab.yaml drawn.kernel) as the runtime sees it, from the
+// build's report of its kernels (judge/query_grader.cpp works it out); unknown where there is none.
+struct StudentKernel {
+  bool known = false;
+  std::string unknown_why;  // when not known
+  long long registers = 0;
+  long long static_shared = 0;
+  long long max_threads = 1024;  // cudaFuncAttributes::maxThreadsPerBlock
+};
+
+// The values of the case `params` drawn under `drawn`; an error when the formula lacks a parameter,
+// a known fact (a lab.yaml the kit's own tests would fail) or the student's kernel it reads (the
+// grader's fault); none for DrawnExpected::kHarness.
+Result<DrawnValues> DrawnExpectedValues(const QueryDrawn& drawn, const ParamSet& params,
+                                        const StudentKernel& kernel = {});
 
 }  // namespace labkit

@@ -1,7 +1,8 @@
 // The expected values labgrade works out itself for drawn query cases: lab 04's occupancy formula
 // on multiprocessors whose answers are known (an H100's, from lab.yaml's published cases, and a
-// drawn one worked by hand), lab 01's widest square block, and the errors of an incomplete
-// lab.yaml.
+// drawn one worked by hand), its suggested block side for a student's kernel, lab 01's widest
+// square block, and the errors of an incomplete lab.yaml or of a kernel whose resources are
+// unknown.
 #include "drawn_expected.h"
 
 #include <gtest/gtest.h>
@@ -100,6 +101,82 @@ TEST(DrawnExpectedTest, TheWidestSquareBlockIsTheLargestSideWhoseSquareFits) {
   EXPECT_EQ(Expected(d, {{"max_threads_per_block", 512}}, "width"), 22);
   EXPECT_EQ(Expected(d, {{"max_threads_per_block", 768}}, "width"), 27);
   EXPECT_FALSE(DrawnExpectedValues(d, {}).ok());
+}
+
+QueryDrawn BlockSideDrawn() {
+  QueryDrawn d;
+  d.expected_by = DrawnExpected::kSuggestedBlockSide;
+  d.kernel = "matmul_dynamic_kernel";
+  d.known = {{"shared_bytes_per_thread", 8}};
+  return d;
+}
+
+StudentKernel KernelOf(long long registers, long long max_threads = 1024) {
+  StudentKernel k;
+  k.known = true;
+  k.registers = registers;
+  k.max_threads = max_threads;
+  return k;
+}
+
+double Side(const ParamSet& p, const StudentKernel& k) {
+  const Result<DrawnValues> r = DrawnExpectedValues(BlockSideDrawn(), p, k);
+  EXPECT_TRUE(r.ok()) << r.error();
+  return r.ok() ? r->expected.at("block_side") : -1;
+}
+
+// On an H100 a kernel of 32 registers with two floats a thread fills the SM with two blocks of
+// 1024: the suggestion is 1024, a side of 32.
+TEST(DrawnExpectedTest, TheSuggestedSideOnAnH100IsThatOfTheLargestBlock) {
+  ParamSet p = OnAnH100(0, 0, 0);
+  p["max_threads"] = 1024;
+  EXPECT_EQ(Side(p, KernelOf(32)), 32);
+  p["max_threads"] = 200;  // 192 threads (6 warps) fill it: 64 is the power of 4 below
+  EXPECT_EQ(Side(p, KernelOf(32)), 8);
+}
+
+// A drawn multiprocessor, worked by hand: 48 warp slots, 16 blocks, 32 Ki registers, 104 KiB; a
+// kernel of 40 registers (1280 a warp) holds 8192 / 1280 = 6 warps per sub-partition, 24 in all.
+// No block size holds more than 768 threads: 1024 to 800 hold none, 768 one block, and smaller
+// ones no more, so the first, 768, is suggested, and 256 is the power of 4 below it (a side of
+// 16). Within 200 threads, 200 holds 3 blocks (600) and 192 holds 4 (768): a side of 8. A kernel
+// bounded to 128 threads a block: 128 holds six (768), a side of 8.
+TEST(DrawnExpectedTest, TheSuggestedSideReadsTheDrawnMultiprocessorAndTheStudentsKernel) {
+  ParamSet p = {{"max_threads", 1024},   {"sm_warps", 48},      {"sm_blocks", 16},
+                {"sm_registers", 32768}, {"sm_shared", 106496}, {"sm_reserved", 1024},
+                {"sm_warp_size", 32}};
+  EXPECT_EQ(Side(p, KernelOf(40)), 16);
+  EXPECT_EQ(Side(p, KernelOf(40, 128)), 8);
+  p["max_threads"] = 200;
+  EXPECT_EQ(Side(p, KernelOf(40)), 8);
+  p["max_threads"] = 1024;
+  p["sm_registers"] = 65536;  // 48 warps of 40 registers: two blocks of 768, the SM full
+  EXPECT_EQ(Side(p, KernelOf(40)), 16);
+  // The slips' answers for the 768 suggested: its square root's floor (27), and 768 itself.
+  p["sm_registers"] = 32768;
+  const Result<DrawnValues> r = DrawnExpectedValues(BlockSideDrawn(), p, KernelOf(40));
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->hints.size(), 2u);
+  EXPECT_EQ(r->hints[0].value, 27);
+  EXPECT_EQ(r->hints[1].value, 768);
+  EXPECT_NE(r->hints[0].cause.find("suggested 768 threads"), std::string::npos);
+}
+
+TEST(DrawnExpectedTest, AStudentKernelWithUnknownResourcesIsAnError) {
+  ParamSet p = OnAnH100(0, 0, 0);
+  p["max_threads"] = 1024;
+  StudentKernel unknown;
+  unknown.unknown_why = "the build reports no kernel named matmul_dynamic_kernel";
+  const Result<DrawnValues> r = DrawnExpectedValues(BlockSideDrawn(), p, unknown);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(),
+            "the resources of matmul_dynamic_kernel are unknown: the build reports no kernel "
+            "named matmul_dynamic_kernel");
+  QueryDrawn no_bytes = BlockSideDrawn();
+  no_bytes.known.clear();
+  const Result<DrawnValues> r2 = DrawnExpectedValues(no_bytes, p, KernelOf(32));
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.error(), "the suggested block side needs shared_bytes_per_thread (in drawn.known)");
 }
 
 TEST(DrawnExpectedTest, WithoutAFormulaTheHarnessesValuesStand) {

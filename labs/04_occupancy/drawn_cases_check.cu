@@ -5,7 +5,9 @@
 // cover, and would fail correct students. Every block size at a few shared-memory sizes (the edges
 // included), then many cases drawn at random, for each kernel in the range. labgrade's own formula
 // (occupancy_formula.h, the drawn cases' expected values) is held to the API the same way, and the
-// kit's kernels to the registers lab.yaml says they have (drawn.known).
+// kit's kernels to the registers lab.yaml says they have (drawn.known). labgrade's search for the
+// block size cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests (block_side's drawn cases) is
+// held to that API too, for kernels of few and many registers and one with __launch_bounds__.
 //   lab04_drawn_cases_check LAB_DIR     exit 0: all agree; 1: a case differs; 77: no GPU
 #include <algorithm>
 #include <cmath>
@@ -39,6 +41,53 @@ std::vector<long long> ValuesOf(const labkit::ParamRange& r, std::size_t count,
     while (values.size() < count) values.push_back(r.low + pick(rng) * r.step);
   }
   return values;
+}
+
+// Kernels for the suggested block size beside the kit's and the student's: one held to 256
+// threads a block by __launch_bounds__ (the suggestion's limit), and one of many registers.
+__global__ void __launch_bounds__(256) bounded_to_256(const float* in, float* out, int n) {
+  hold_live_values<16>(in, out, n);
+}
+__global__ void __maxnreg__(96) many_registers(const float* in, float* out, int n) {
+  hold_live_values<160>(in, out, n);
+}
+
+// labgrade's search for the size cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests
+// (occupancy_formula.h suggested_block, lab 04's block_side drawn cases) against the API itself,
+// with the lab's two floats a thread, for every limit from 1 to this GPU's block limit. Returns
+// the number of limits that differ.
+int SuggestedSidesDiffer(const cudaDeviceProp& prop) {
+  const void* kernels[] = {reinterpret_cast<const void*>(matmul_dynamic_kernel),
+                           case_kernel(2).function, case_kernel(3).function,
+                           reinterpret_cast<const void*>(bounded_to_256),
+                           reinterpret_cast<const void*>(many_registers)};
+  int differ = 0, asked = 0;
+  for (const void* kernel : kernels) {
+    cudaFuncAttributes a{};
+    LABKIT_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+    for (int limit = 1; limit <= prop.maxThreadsPerBlock; ++limit, ++asked) {
+      int min_grid = 0, api = 0;
+      LABKIT_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+          &min_grid, &api, kernel, required_shared_bytes, limit));
+      const formula::Multiprocessor sm = multiprocessor_of(prop);
+      const formula::Suggestion by_grader = formula::suggested_block(
+          sm, formula::suggestion_limit(limit, prop.maxThreadsPerBlock, a.maxThreadsPerBlock),
+          [&](long long t) {
+            return formula::active_blocks(
+                sm, resources_of(a), t,
+                static_cast<long long>(required_shared_bytes(static_cast<int>(t))));
+          });
+      if (by_grader.threads == api) continue;
+      if (++differ <= 20)
+        std::printf(
+            "differs: a kernel of %d registers (%d threads a block at most), limit %d: "
+            "the API suggests %d threads, labgrade's search %lld\n",
+            a.numRegs, a.maxThreadsPerBlock, limit, api, by_grader.threads);
+    }
+  }
+  std::printf("%s: %d suggested block sizes, %d differ from the occupancy API\n", prop.name, asked,
+              differ);
+  return differ;
 }
 
 }  // namespace
@@ -128,5 +177,6 @@ int main(int argc, char** argv) {
   }
   std::printf("%s: %zu cases of lab.yaml's drawn ranges, %d differ from the occupancy API\n",
               prop.name, cases.size(), differ);
+  differ += SuggestedSidesDiffer(prop);
   return differ == 0 ? 0 : 1;
 }

@@ -74,6 +74,19 @@ labkit::MultiprocessorLimits drawn_multiprocessor(const QueryValues& v) {
   return sm;
 }
 
+// The multiprocessor a drawn case's device showed (`p`, read after the student's function
+// returned), for labgrade to hold against the one it drew: expected values worked out for other
+// limits would be a rewrite of the harness's memory while the student's code ran.
+void worked_out_for_the_presented(const cudaDeviceProp& p, QueryValues& v) {
+  const formula::Multiprocessor sm = multiprocessor_of(p);
+  v.worked_out_for("sm_warp_size", sm.warp_size);
+  v.worked_out_for("sm_warps", sm.threads / sm.warp_size);
+  v.worked_out_for("sm_blocks", sm.blocks);
+  v.worked_out_for("sm_registers", sm.registers);
+  v.worked_out_for("sm_shared", sm.shared);
+  v.worked_out_for("sm_reserved", sm.reserved);
+}
+
 // Whether the runtime reports the resources the kit's own kernels are built with (the student's
 // kernels, pinned_registers 0, have whatever they have).
 bool holds_pinned_resources(const CaseKernel& kernel, const cudaFuncAttributes& a) {
@@ -144,12 +157,7 @@ void occupancy(const Params&, QueryValues& v) {
   const formula::KernelResources resources = resources_of(a);
   const long long slots = sm.threads / sm.warp_size;
   if (shown) {
-    v.worked_out_for("sm_warp_size", p.warpSize);
-    v.worked_out_for("sm_warps", slots);
-    v.worked_out_for("sm_blocks", p.maxBlocksPerMultiProcessor);
-    v.worked_out_for("sm_registers", p.regsPerMultiprocessor);
-    v.worked_out_for("sm_shared", static_cast<long long>(p.sharedMemPerMultiprocessor));
-    v.worked_out_for("sm_reserved", static_cast<long long>(p.reservedSharedMemPerBlock));
+    worked_out_for_the_presented(p, v);
     // The expected values, and the hints of the formula's slips (which give the answer away), are
     // labgrade's, worked out from the case it drew (lab.yaml drawn.expected_by): none of them is
     // in this process, where the student's code could copy them into its answer on the way out
@@ -199,30 +207,37 @@ int chosen_with_the_api(int max_threads) {
   return side;
 }
 
-// The kit's own choice, as the handout describes it.
+// The kit's own choice, as the handout describes it. A drawn case (lab.yaml `drawn`) shows a
+// multiprocessor of its own, as exercise 1's do, on which the occupancy API answers with the
+// handout's formula (presented_device.cuh); its expected side is labgrade's, worked out from that
+// multiprocessor and the student's kernel's resources as the build reports them
+// (grader/values/drawn_expected.h): an expected side in this process is one the student's code
+// could copy into its answer on the way out (r29).
 void block_side(const Params& params, QueryValues& v) {
   const int max_threads = static_cast<int>(v.param("max_threads", 1024));
   (void)params;
+  const labkit::MultiprocessorLimits drawn = drawn_multiprocessor(v);
+  std::optional<labkit::PresentedMultiprocessor> shown;
+  if (drawn.threads > 0) shown.emplace(drawn);
   // The student's side first, the API's after (as occupancy() does, for the same reason).
   const int chosen = chosen_with_the_api(max_threads);
+  if (shown) {
+    cudaDeviceProp p{};
+    const cudaError_t err = cudaGetDeviceProperties(&p, 0);
+    if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
+    v.worked_out_for("max_threads", max_threads);
+    worked_out_for_the_presented(p, v);
+    v.answer("block_side", chosen);
+    return;
+  }
   int min_grid = 0, threads = 0;
   const cudaError_t err = cudaOccupancyMaxPotentialBlockSizeVariableSMem(
       &min_grid, &threads, matmul_dynamic_kernel,
       [](int n) { return 2 * static_cast<size_t>(n) * sizeof(float); }, max_threads);
   if (err != cudaSuccess) return v.fail(cudaGetErrorName(err), cudaGetErrorString(err));
-  int power = 1, side = 1;
-  while (power * 4 <= threads) power *= 4, side *= 2;
-  v.compare("block_side", chosen, side);
-  int root = 1;
-  while ((root + 1) * (root + 1) <= threads) ++root;
-  v.hint("block_side", root,
-         "the API suggested " + text(threads) + " threads; round that down to a power of 4 (" +
-             text(power) + ") before taking the square root, so that the side is a power of two");
-  v.hint("block_side", threads,
-         "that is the API's number of threads (" + text(threads) +
-             "); the side is the square "
-             "root of " +
-             text(power) + ", the power of 4 below it");
+  v.compare("block_side", chosen, formula::power_of_two_side(threads));
+  for (const formula::Hint& h : formula::block_side_hints(threads))
+    v.hint(h.value_name, h.value, h.cause);
 }
 
 void dynamic_with_side(const float* A, const float* B, float* C, int m, int n, int k,

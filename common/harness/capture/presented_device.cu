@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "labkit/occupancy_formula.h"
 #include "presented_device.cuh"
 
 namespace labkit {
@@ -116,13 +117,61 @@ void PresentDeviceAttribute(cudaDeviceAttr attr, int& value) {
   }
 }
 
-void PresentActiveBlocks(int block_size, int& blocks) {
-  if (block_size > 0 && PresentedDeviceRefusesBlock(static_cast<unsigned>(block_size), 1, 1))
+namespace {
+namespace formula = occupancy_formula;
+
+// The formula's view of the presented multiprocessor (its fields in occupancy_formula.h's order).
+formula::Multiprocessor FormulaView(const MultiprocessorLimits& sm) {
+  return {sm.warp_size, sm.threads, sm.blocks, sm.registers, sm.shared, sm.reserved};
+}
+
+// Blocks per SM of a kernel with attributes `a` on the presented multiprocessor.
+int FormulaBlocks(const MultiprocessorLimits& sm, const cudaFuncAttributes& a, long long block_size,
+                  long long dynamic_smem) {
+  if (block_size > a.maxThreadsPerBlock || dynamic_smem > a.maxDynamicSharedSizeBytes) return 0;
+  const formula::KernelResources kernel{a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
+  return static_cast<int>(
+      formula::active_blocks(FormulaView(sm), kernel, block_size, dynamic_smem));
+}
+}  // namespace
+
+void PresentActiveBlocks(const void* func, int block_size, size_t dynamic_smem, int& blocks) {
+  if (block_size > 0 && PresentedDeviceRefusesBlock(static_cast<unsigned>(block_size), 1, 1)) {
     blocks = 0;
+    return;
+  }
+  const MultiprocessorLimits* sm = PresentedLimits();
+  cudaFuncAttributes a{};
+  // Where the attributes cannot be read, the runtime's answer stands (its call succeeded).
+  if (sm != nullptr && cudaFuncGetAttributes(&a, func) == cudaSuccess)
+    blocks = FormulaBlocks(*sm, a, block_size, static_cast<long long>(dynamic_smem));
 }
 
 void PresentFuncAttributes(cudaFuncAttributes& attr) {
   attr.maxThreadsPerBlock = PresentedThreadLimit(attr.maxThreadsPerBlock);
+}
+
+bool PresentSuggestedBlock(const void* func, size_t (*shared_of)(const void* functor, int),
+                           const void* functor, int block_size_limit, int& min_grid_size,
+                           int& block_size) {
+  const MultiprocessorLimits* sm = PresentedLimits();
+  if (sm == nullptr) return false;
+  cudaFuncAttributes a{};
+  int device_threads = 0, processors = 0;
+  if (cudaFuncGetAttributes(&a, func) != cudaSuccess ||
+      cudaDeviceGetAttribute(&device_threads, cudaDevAttrMaxThreadsPerBlock, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
+    return false;
+  const long long limit =
+      formula::suggestion_limit(block_size_limit, device_threads, a.maxThreadsPerBlock);
+  const formula::Suggestion best =
+      formula::suggested_block(FormulaView(*sm), limit, [&](long long size) {
+        return FormulaBlocks(*sm, a, size,
+                             static_cast<long long>(shared_of(functor, static_cast<int>(size))));
+      });
+  block_size = static_cast<int>(best.threads);
+  min_grid_size = static_cast<int>(best.blocks) * processors;
+  return true;
 }
 
 }  // namespace labkit

@@ -77,10 +77,20 @@ void PresentDeviceProperties(cudaDeviceProp& prop);
 // cudaDeviceGetAttribute's: the same limits (cudaDevAttrMaxThreadsPerBlock, MaxBlockDimX, Y and Z;
 // the multiprocessor's); every other attribute as the runtime gave it.
 void PresentDeviceAttribute(cudaDeviceAttr attr, int& value);
-// cudaOccupancyMaxActiveBlocksPerMultiprocessor's (and its WithFlags form's): no resident blocks
-// for a block above the presented limit, as on a real device (and that asks it, as a refused
-// launch does). Lab 01's width can be found by asking the API block size by block size.
-void PresentActiveBlocks(int block_size, int& blocks);
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor's (and its WithFlags form's) for `func`: no
+// resident blocks for a block above the presented limit, as on a real device (and that asks it, as
+// a refused launch does): lab 01's width can be found by asking the API block size by block size.
+// While a PresentedMultiprocessor is open, the handout's formula (occupancy_formula.h) on its
+// limits and the kernel's resources, as the runtime would answer on such a GPU: a block above the
+// kernel's maxThreadsPerBlock, or asking more dynamic shared memory than it may, holds none.
+void PresentActiveBlocks(const void* func, int block_size, size_t dynamic_smem, int& blocks);
+// cudaOccupancyMaxPotentialBlockSize*'s while a PresentedMultiprocessor is open: CUDA's template
+// (occupancy_formula::suggested_block) on the presented device, for a backend whose runtime works
+// the suggestion out from its own device model (the CPU backend's); false, and nothing set, when
+// none is open. A GPU needs none: CUDA's template reads the wrapped queries above.
+bool PresentSuggestedBlock(const void* func, size_t (*shared_of)(const void* functor, int),
+                           const void* functor, int block_size_limit, int& min_grid_size,
+                           int& block_size);
 // cudaFuncGetAttributes': the kernel's maxThreadsPerBlock, which a real device never gives above
 // its own limit.
 void PresentFuncAttributes(cudaFuncAttributes& attr);

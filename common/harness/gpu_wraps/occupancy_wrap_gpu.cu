@@ -2,8 +2,10 @@
 // (kGpuLinkWraps in link_wraps.h), so that the student's calls of them, direct or through the
 // runtime's cudaOccupancyMaxPotentialBlockSize* templates (which end in the ...WithFlags call), are
 // noted (occupancy_calls.h) and go on unchanged, but for a block above a presented device's
-// limit. The cluster calls are not on the symbol allow-list at all, and the driver's
-// cuOccupancy* fall under its refusal of the driver API.
+// limit, and for a presented multiprocessor (presented_device.cuh), whose answers the handout's
+// formula gives: CUDA's templates then suggest a block size for that multiprocessor too. The
+// cluster calls are not on the symbol allow-list at all, and the driver's cuOccupancy* fall under
+// its refusal of the driver API.
 #include <cuda_runtime.h>
 
 #include "occupancy_calls.h"
@@ -11,8 +13,10 @@
 
 namespace {
 // The runtime's answer as the device a query is shown has it (presented_device.cuh).
-cudaError_t AsPresented(cudaError_t result, int* blocks, int block_size) {
-  if (result == cudaSuccess && blocks != nullptr) labkit::PresentActiveBlocks(block_size, *blocks);
+cudaError_t AsPresented(cudaError_t result, int* blocks, const void* func, int block_size,
+                        size_t smem) {
+  if (result == cudaSuccess && blocks != nullptr)
+    labkit::PresentActiveBlocks(func, block_size, smem, *blocks);
   return result;
 }
 }  // namespace
@@ -29,7 +33,7 @@ extern "C" cudaError_t __wrap_cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*
     return cudaErrorNotPermitted;
   return AsPresented(
       __real_cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, smem), blocks,
-      block_size);
+      func, block_size, smem);
 }
 
 extern "C" cudaError_t __real_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -40,7 +44,7 @@ extern "C" cudaError_t __wrap_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithF
     return cudaErrorNotPermitted;
   return AsPresented(__real_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          blocks, func, block_size, smem, flags),
-                     blocks, block_size);
+                     blocks, func, block_size, smem);
 }
 
 extern "C" cudaError_t __real_cudaOccupancyAvailableDynamicSMemPerBlock(size_t* smem,

@@ -94,4 +94,48 @@ inline double occupancy(const Multiprocessor& sm, long long blocks, long long th
          static_cast<double>(sm.threads / sm.warp_size);
 }
 
+// The block size cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests (cuda_runtime.h's
+// template, lab 04's exercise 3), on plain numbers. It tries every multiple of the warp size from
+// `block_limit` down (the first try is block_limit itself where that is not a multiple), asks each
+// size's blocks per SM (`blocks_of(size)`, which includes the caller's dynamic shared memory for
+// that size), and keeps the first size whose blocks hold the most threads, stopping once they fill
+// the SM. `block_limit`: the caller's limit, held to the device's and the kernel's
+// maxThreadsPerBlock (suggestion_limit).
+struct Suggestion {
+  long long threads = 0;  // the suggested block size; 0 when no size fits at all
+  long long blocks = 0;   // its blocks per SM
+};
+template <class BlocksOf>
+Suggestion suggested_block(const Multiprocessor& sm, long long block_limit, BlocksOf&& blocks_of) {
+  Suggestion best;
+  long long most_threads = 0;
+  for (long long aligned = round_up(block_limit, sm.warp_size); aligned > 0;
+       aligned -= sm.warp_size) {
+    const long long tried = std::min(block_limit, aligned);
+    const long long blocks = blocks_of(tried);
+    if (blocks * tried > most_threads) {
+      most_threads = blocks * tried;
+      best = {tried, blocks};
+    }
+    if (most_threads == sm.threads) break;
+  }
+  return best;
+}
+
+// The template's limit: the caller's (0 for none), held to the device's and the kernel's own.
+inline long long suggestion_limit(long long asked, long long device_threads,
+                                  long long kernel_threads) {
+  const long long limit = asked > 0 ? std::min(asked, device_threads) : device_threads;
+  return std::min(limit, kernel_threads);
+}
+
+// Lab 04's square block from a suggested size: the side of the largest power of 4 at most
+// `threads` (1 for fewer than 4), in integers, since a floating root of an exact power can round
+// below it.
+inline long long power_of_two_side(long long threads) {
+  long long power = 1, side = 1;
+  while (power * 4 <= threads) power *= 4, side *= 2;
+  return side;
+}
+
 }  // namespace labkit::occupancy_formula

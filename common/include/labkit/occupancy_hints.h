@@ -1,8 +1,9 @@
 // The answers the usual slips in lab 04's occupancy formula give, with their causes: each term of
 // the formula left out in turn (occupancy_formula.h), and the occupancy counted in threads or over
-// every SM. The harness words them for lab.yaml's own cases, labgrade for the drawn ones, whose
-// answers must not be in the process the student's code runs in (these hints give the answer away:
-// the smallest of the four "limit is missing" values is the answer itself).
+// every SM; and exercise 3's, in the side taken from a suggested block size. The harness words them
+// for lab.yaml's own cases, labgrade for the drawn ones, whose answers must not be in the process
+// the student's code runs in (these hints give the answer away: the smallest of the four "limit is
+// missing" values is the answer itself).
 #pragma once
 
 #include <string>
@@ -83,6 +84,23 @@ inline std::vector<Hint> occupancy_hints(const Multiprocessor& sm, const KernelR
                    "a block of " + to_string(threads) + " threads still takes " + to_string(warps) +
                        " whole warp(s): count warps, not threads"});
   return hints;
+}
+
+// Exercise 3's slips, for a suggested block of `threads`: the square root taken without rounding
+// down to a power of 4 first, and the API's threads returned as the side.
+inline std::vector<Hint> block_side_hints(long long threads) {
+  using std::to_string;
+  const long long side = power_of_two_side(threads);
+  long long root = 1;
+  while ((root + 1) * (root + 1) <= threads) ++root;
+  return {{"block_side", static_cast<double>(root),
+           "the API suggested " + to_string(threads) +
+               " threads; round that down to a power of 4 (" + to_string(side * side) +
+               ") before taking the square root, so that the side is a power of two"},
+          {"block_side", static_cast<double>(threads),
+           "that is the API's number of threads (" + to_string(threads) +
+               "); the side is the square root of " + to_string(side * side) +
+               ", the power of 4 below it"}};
 }
 
 }  // namespace labkit::occupancy_formula
