@@ -121,6 +121,48 @@ TEST(PresentedDevice, AMultiprocessorIsShownByPropertiesAndAttributesAlike) {
   EXPECT_EQ(blocks, device.maxBlocksPerMultiProcessor);
 }
 
+// Lab 04's drawn block_side cases: on a presented multiprocessor the occupancy API answers with
+// the handout's formula, and the suggested block size is CUDA's search over those answers. The
+// kernel has the emulator's 32 registers (no report lists it): 1024 a warp. With 16 Ki registers,
+// 16 warps fit: 256 threads (8 warps) hold 2 blocks, where the modelled H100 holds 8; no block of
+// more than 512 threads fits, so 512 is suggested (the H100's: 1024).
+TEST(PresentedDevice, OnAPresentedMultiprocessorTheOccupancyApiAnswersForIt) {
+  const auto eight_bytes_a_thread = [](int threads) { return static_cast<size_t>(8 * threads); };
+  int blocks = 0, min_grid = 0, suggested = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_block_kernel, 256, 0),
+            cudaSuccess);
+  EXPECT_EQ(blocks, 8);
+  ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &suggested, one_block_kernel,
+                                                           eight_bytes_a_thread, 1024),
+            cudaSuccess);
+  EXPECT_EQ(suggested, 1024);
+  int processors = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  {
+    PresentedMultiprocessor shown({/*threads=*/1536, /*blocks=*/16, /*registers=*/16384,
+                                   /*shared=*/106496, /*reserved=*/1024, /*warp_size=*/32,
+                                   /*block_optin=*/105472});
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_block_kernel, 256, 0),
+              cudaSuccess);
+    EXPECT_EQ(blocks, 2);
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_block_kernel, 1024, 0),
+              cudaSuccess);
+    EXPECT_EQ(blocks, 0);
+    ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+                  &min_grid, &suggested, one_block_kernel, eight_bytes_a_thread, 1024),
+              cudaSuccess);
+    EXPECT_EQ(suggested, 512);
+    EXPECT_EQ(min_grid, processors);  // one block of 512 per SM
+    ASSERT_EQ(cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+                  &min_grid, &suggested, one_block_kernel, eight_bytes_a_thread, 200),
+              cudaSuccess);
+    EXPECT_EQ(suggested, 128);  // 200 holds 2 blocks (400), 160 holds 3 (480), 128 holds 4 (512)
+  }
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_block_kernel, 256, 0),
+            cudaSuccess);
+  EXPECT_EQ(blocks, 8);
+}
+
 // The device is never shown as larger than it is.
 TEST(PresentedDevice, ALimitAboveTheDevicesChangesNothing) {
   EXPECT_EQ(PresentedThreadLimit(1024), 1024);
