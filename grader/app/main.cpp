@@ -67,6 +67,11 @@ int ChooseBackend(const Manifest& manifest, BackendChoice choice, Backend& backe
   }
   if (choice == BackendChoice::kAuto && backend == Backend::kCpu)
     std::cerr << "labgrade: no GPU found: grading on the CPU backend (speed is not measured)\n";
+  // What the CPU backend cannot hold here (docs/THREAT_MODEL.md), said once.
+  if (backend == Backend::kCpu && manifest.nvcc.empty())
+    std::cerr << "labgrade: no nvcc here: the CPU backend cannot check that a submission compiles "
+                 "the same lines as a GPU would (a source that tests LABKIT_EMU is not refused), "
+                 "nor read its kernels' registers\n";
   return kExitGraded;
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "backend_conditionals.h"
 #include "cuda_arch.h"
 #include "device_call_guard.h"
 #include "header_policy.h"
@@ -43,20 +44,14 @@ std::string CappedOutput(const ProcessResult& r) {
   return text;
 }
 
-}  // namespace
-
-namespace {
-
 // -Xlinker --wrap=X (nvcc) or -Wl,--wrap=X (g++) for every name of the harness's table.
 template <std::size_t N>
 void AddWraps(std::vector<std::string>& cmd, const char* const (&symbols)[N], bool nvcc) {
-  for (const char* symbol : symbols) {
-    if (nvcc) {
+  for (const char* symbol : symbols)
+    if (nvcc)
       cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + symbol});
-    } else {
+    else
       cmd.push_back(std::string("-Wl,--wrap=") + symbol);
-    }
-  }
 }
 
 // The kit's archives, the student's objects, the kit's archives again. The linker keeps the first
@@ -253,7 +248,7 @@ std::string SubmissionBuilder::ShadowedHeader(const std::string& src_dir) const 
 }
 
 ProcessResult SubmissionBuilder::Compile(const std::string& source, const std::string& object,
-                                        Backend backend, Flavour flavour) const {
+                                         Backend backend, Flavour flavour) const {
   Command compile;
   compile.argv = CompileCommand(source, object, backend, flavour);
   // Without the checks (tests of what stands behind them), emu-cxx accepts inline assembly too.
@@ -261,22 +256,6 @@ ProcessResult SubmissionBuilder::Compile(const std::string& source, const std::s
   compile.timeout_seconds = spec_.limits.CompileSeconds();
   compile.output_limit = 64 * 1024;
   return runner_.Run(compile);
-}
-
-std::string SubmissionBuilder::CompilerFault(const std::string& work_dir, Backend backend,
-                                             Flavour flavour) const {
-  const std::string dir = work_dir + "/compiler_check";
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string source = dir + "/kit_probe.cu";
-  {
-    std::ofstream probe(source, std::ios::trunc);
-    probe << "// Written by labgrade: compiles wherever the kit's compiler works.\n"
-             "__global__ void labkit_compiler_probe(float* out) { out[threadIdx.x] = 1.0f; }\n";
-    if (!probe) return "the grader could not write its compiler check in " + dir;
-  }
-  const ProcessResult r = Compile(source, dir + "/kit_probe.o", backend, flavour);
-  return r.Succeeded() ? "" : CappedOutput(r);
 }
 
 BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::string& work_dir,
@@ -316,8 +295,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       if (const std::string broken = CompilerFault(work_dir, backend, flavour); !broken.empty())
         return Failure("toolchain",
                        "the kit's compiler does not work here: a file of the kit's own, known to "
-                       "compile, failed as " + file + " did (" + ToString(flavour) +
-                           " build):\n" + broken);
+                       "compile, failed as " +
+                           file + " did (" + ToString(flavour) + " build):\n" + broken);
     }
     if (backend == Backend::kCpu && !r.timed_out && r.exit_code == kEmuUncountedAccess)
       return Failure("uncounted_access", CappedOutput(r));  // emu's words: the cause and place
@@ -331,6 +310,18 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
       return failed;
     }
     const bool cpu = backend == Backend::kCpu;
+    // backend_conditionals.h: the CPU backend compiles the lines a GPU would (needs nvcc); the
+    // ThreadSanitizer build too, whose compiler defines __SANITIZE_THREAD__ (the nofma build's
+    // option defines nothing).
+    const bool tsan = flavour == Flavour::kThreadSanitizer;
+    if (cpu && check_symbols_ && (flavour == Flavour::kDefault || tsan) &&
+        !manifest_.nvcc.empty()) {
+      ConditionalsCheck check = ConditionalsCheckFor(manifest_, spec_.id, GpuArchFlag(), 60);
+      if (tsan) check.cpu_backend_prefix.push_back("-fsanitize=thread");
+      const ConditionalsVerdict same = CheckBackendConditionals(runner_, check, source, object);
+      if (!same.kit_fault.empty()) return Failure("toolchain", same.kit_fault);
+      if (!same.refusal.empty()) return Failure("backend_conditionals", same.refusal);
+    }
     std::optional<Result<std::vector<ObjectSymbol>>> symbols;
     if (check_symbols_ || cpu) symbols = Symbols(object, file);
     if (symbols && !*symbols) return Failure("unchecked_object", symbols->error());
@@ -491,7 +482,8 @@ Result<std::string> SubmissionBuilder::ResourceReportText(const std::string& src
     cmd.argv = {Ptxas(), "-v", sm, file, "-o", "/dev/null"};
     cmd.timeout_seconds = spec_.limits.CompileSeconds();
     const ProcessResult r = runner_.Run(cmd);
-    if (!r.Succeeded()) return MakeError("ptxas failed on the PTX of the submission:\n" + CappedOutput(r));
+    if (!r.Succeeded())
+      return MakeError("ptxas failed on the PTX of the submission:\n" + CappedOutput(r));
     text += r.output;
   }
   return text;

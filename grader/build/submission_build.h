@@ -25,7 +25,8 @@ struct BuildOutcome {
   // "forbidden_header" (a header that stands in for a refused call, header_policy.h),
   // "forbidden_symbol", "forbidden_instruction" (a system call made by the object itself),
   // "uncounted_access" (CPU backend: code its count of memory accesses cannot see, in emu-cxx's
-  // words),
+  // words), "backend_conditionals" (CPU backend: lines it compiles that a GPU does not, or the
+  // other way round, backend_conditionals.h),
   // "unchecked_object" (nm's or objdump's listing of it could not be read whole), "link",
   // "toolchain".
   std::string stage;

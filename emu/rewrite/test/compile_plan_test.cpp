@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -106,10 +107,28 @@ TEST(CompilePlan, ChoosesTheLanguageItself) {
   EXPECT_EQ(plan->compile, (V{"g++", "-c", "-o", "k.o"}));
 }
 
+// -E on a CUDA source: the CPU backend's view of it (the emulator's header and macros), alone.
+TEST(CompilePlan, APreprocessingIsTheEmulatorsFirstStepAlone) {
+  const auto plan = plan_compile(
+      {"g++", "-std=c++17", "-I/lab", "-E", "-fdirectives-only", "k.cu", "-o", "k.ii"}, kPaths);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->preprocess,
+            (V{"g++", "-D__LABKIT_EMU__=1", "-I", "/rt/include", "-include",
+               "/rt/include/labkit_emu/cuda_emu.h", "-std=c++17", "-fdirectives-only", "-I/lab",
+               "-E", "-o", "k.ii", "-x", "c++", "k.cu"}));
+  EXPECT_TRUE(plan->rewrite.empty());
+  EXPECT_TRUE(plan->compile.empty());
+  const auto to_stdout = plan_compile({"g++", "-E", "k.cu"}, kPaths);
+  ASSERT_TRUE(to_stdout);
+  EXPECT_EQ(to_stdout->preprocess.back(), "k.cu");
+  EXPECT_EQ(std::count(to_stdout->preprocess.begin(), to_stdout->preprocess.end(), "-o"), 0);
+}
+
 TEST(CompilePlan, PassesEverythingElseThrough) {
   for (const V& command : {V{"g++", "a.o", "b.o", "-o", "app"},         // link
                            V{"g++", "-c", "host.cpp", "-o", "host.o"},  // plain C++ source
-                           V{"g++", "-E", "k.cu"},                      // preprocess only
+                           V{"g++", "-E", "host.cpp"},                  // plain C++, -E
+                           V{"g++", "-E", "-c", "k.cu"},                // both: unknowable
                            V{"g++", "-c", "a.cu", "b.cu"},              // two sources
                            V{"g++", "-c", "-S", "k.cu"},                // assembly
                            V{"g++", "-c", "@args.rsp"},                 // response file: unknowable

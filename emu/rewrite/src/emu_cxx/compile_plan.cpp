@@ -100,13 +100,15 @@ std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
   CompilePlan plan;
   std::vector<std::string> for_cpp, for_cc;  // options for steps (a) and (c)
   std::vector<std::string> inputs;
-  bool compile = false, has_mf = false, has_mt = false, wants_deps = false;
+  bool compile = false, preprocess_only = false, has_mf = false, has_mt = false, wants_deps = false;
 
   for (std::size_t i = 1; i < command.size(); ++i) {
     const std::string& a = command[i];
     if (a == "-c") {
       compile = true;
-    } else if (in(a, {"-E", "-S", "-M", "-MM", "-fsyntax-only"}) || starts_with(a, "@")) {
+    } else if (a == "-E") {
+      preprocess_only = true;
+    } else if (in(a, {"-S", "-M", "-MM", "-fsyntax-only"}) || starts_with(a, "@")) {
       return std::nullopt;  // not a plain compile to an object (or unknowable): run it as it is
     } else if (a.size() < 2 || a[0] != '-') {
       inputs.push_back(a);
@@ -125,9 +127,24 @@ std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
       if (takes_value(a) && i + 1 < command.size()) dest.push_back(command[++i]);
     }
   }
-  if (!compile || inputs.size() != 1 || !is_cuda_source(inputs[0])) return std::nullopt;
+  if (compile == preprocess_only || inputs.size() != 1 || !is_cuda_source(inputs[0]))
+    return std::nullopt;
 
   plan.input = inputs[0];
+  const std::string& cxx = command[0];
+  const std::vector<std::string> emu_view = {
+      cxx, "-D__LABKIT_EMU__=1", "-I", paths.include_dir, "-include", paths.header};
+  if (preprocess_only) {
+    // The source as the CPU backend compiles it, and nothing more: step (a) alone, every option
+    // the caller gave (-fdirectives-only, -dD, ...) included, to the caller's output.
+    plan.preprocess = emu_view;
+    plan.preprocess.insert(plan.preprocess.end(), for_cc.begin(), for_cc.end());
+    plan.preprocess.insert(plan.preprocess.end(), for_cpp.begin(), for_cpp.end());
+    plan.preprocess.push_back("-E");
+    if (!plan.output.empty()) plan.preprocess.insert(plan.preprocess.end(), {"-o", plan.output});
+    plan.preprocess.insert(plan.preprocess.end(), {"-x", "c++", plan.input});
+    return plan;
+  }
   if (plan.output.empty()) plan.output = strip_extension(base_name(plan.input)) + ".o";
   plan.preprocessed = plan.output + ".emu.ii";
   plan.rewritten = plan.output + ".emu.cpp";
@@ -136,8 +153,7 @@ std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,
     for_cpp.insert(for_cpp.end(), {"-MF", strip_extension(plan.output) + ".d"});
   if (wants_deps && !has_mt) for_cpp.insert(for_cpp.end(), {"-MT", plan.output});
 
-  const std::string& cxx = command[0];
-  plan.preprocess = {cxx, "-D__LABKIT_EMU__=1", "-I", paths.include_dir, "-include", paths.header};
+  plan.preprocess = emu_view;
   plan.preprocess.insert(plan.preprocess.end(), for_cc.begin(), for_cc.end());  // -std, -O, -f...
   plan.preprocess.insert(plan.preprocess.end(), for_cpp.begin(), for_cpp.end());
   plan.preprocess.insert(plan.preprocess.end(),

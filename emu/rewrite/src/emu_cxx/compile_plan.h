@@ -31,8 +31,11 @@ struct CompilePlan {
 };
 
 // `command` is the compiler and its arguments (emu-cxx's own name already removed). Returns no plan
-// for anything that is not a compile with -c of exactly one `.cu` file or `.cu.cpp` wrapper (a
-// link, -E, a plain .cpp, --version): emu-cxx runs those unchanged. A counted compile
+// for anything that is not a compile with -c, or a preprocessing with -E, of exactly one `.cu`
+// file or `.cu.cpp` wrapper (a link, a plain .cpp, --version): emu-cxx runs those unchanged. A
+// preprocessing's plan is step (a) alone, to the command's own output (`rewrite` and `compile`
+// empty): the source as the CPU backend sees it (labgrade compares the lines it keeps with a
+// GPU's compile, grader/build/backend_conditionals.h). A counted compile
 // (-fsanitize=kernel-address) rewrites with --counted, refusing code the count cannot see, unless
 // `refuse_uncounted` is false.
 std::optional<CompilePlan> plan_compile(const std::vector<std::string>& command,

@@ -17,7 +17,7 @@ std::string read_file(const std::string& path) {
 }
 
 int run_steps(const CompilePlan& plan, CommandRunner& runner) {
-  if (const int rc = runner.run(plan.preprocess); rc != 0) return rc;
+  if (const int rc = runner.run(plan.preprocess); rc != 0 || plan.rewrite.empty()) return rc;
   if (const int rc = runner.run(plan.rewrite); rc != 0) return rc;
   const bool cpp = emu::rewrite::output_needs_preprocessor(read_file(plan.rewritten));
   std::vector<std::string> compile = plan.compile;
