@@ -143,16 +143,12 @@ Result<std::string> Compare(ProcessRunner& runner, const ConditionalsCheck& chec
   const Result<KeptLines> gpu =
       preprocess(check.gpu_prefix, {"-Xcompiler", "-fdirectives-only"}, out_prefix + ".gpu.ii");
   if (!gpu) return MakeError(gpu.error());
+  std::string folder = check.submission_dir;
+  if (folder.empty() || folder.back() != '/') folder += '/';
   const auto is_students = [&](const std::string& file) {
     if (file.empty() || file[0] == '<') return false;  // <built-in>, <command-line>
-    const std::string normal = fs::path(file).lexically_normal().string();
-    for (const std::string& dir : check.kit_dirs) {
-      std::string prefix = fs::path(dir).lexically_normal().string();
-      if (prefix.empty()) continue;
-      if (prefix.back() != '/') prefix += '/';
-      if (normal.compare(0, prefix.size(), prefix) == 0) return false;
-    }
-    return true;
+    const std::string normal = fs::absolute(file).lexically_normal().string();
+    return normal.compare(0, folder.size(), folder) == 0;
   };
   const std::optional<LineDifference> d = FirstDifference(*cpu, *gpu, is_students);
   if (!d) return std::string();
@@ -163,19 +159,13 @@ Result<std::string> Compare(ProcessRunner& runner, const ConditionalsCheck& chec
 }  // namespace
 
 ConditionalsCheck ConditionalsCheckFor(const Manifest& manifest, const std::string& lab,
-                                       const std::string& arch_flag, double timeout_seconds) {
+                                       const std::string& arch_flag, double timeout_seconds,
+                                       const std::string& submission_dir) {
   ConditionalsCheck check;
   check.cpu_backend_prefix = {manifest.emu_cxx, manifest.cxx};
   check.gpu_prefix = {manifest.nvcc, arch_flag};
   check.options = {"-std=c++17", "-I" + manifest.LabDir(lab)};
-  // nvcc's folder is the toolkit's bin/: its headers are beside it.
-  const std::string toolkit = fs::path(manifest.nvcc).parent_path().parent_path().string();
-  check.kit_dirs = {"/usr",
-                    toolkit,
-                    manifest.source_dir + "/emu",
-                    manifest.LabDir(lab),
-                    manifest.common_include,
-                    manifest.harness_include};
+  check.submission_dir = fs::absolute(submission_dir).lexically_normal().string();
   check.timeout_seconds = timeout_seconds;
   return check;
 }
@@ -191,7 +181,9 @@ ConditionalsVerdict CheckBackendConditionals(ProcessRunner& runner, const Condit
            "__global__ void labkit_probe(float* out) { out[threadIdx.x] = 1.0f; }\n")
            .flush())
     return {"", "the grader could not write " + probe};
-  const Result<std::string> probed = Compare(runner, check, probe, out_prefix + ".probe");
+  ConditionalsCheck probe_check = check;  // the probe's lines are compared as a student's are
+  probe_check.submission_dir = fs::absolute(probe).parent_path().string();
+  const Result<std::string> probed = Compare(runner, probe_check, probe, out_prefix + ".probe");
   if (!probed || !probed->empty())
     return {"", "the grader's own file is not preprocessed alike for both backends: " +
                     (probed ? *probed : probed.error())};

@@ -50,14 +50,17 @@ struct ConditionalsCheck {
   std::vector<std::string> cpu_backend_prefix;  // emu-cxx and the compiler, before the options
   std::vector<std::string> gpu_prefix;          // nvcc and its architecture flag
   std::vector<std::string> options;             // the lab's include folder, -std
-  std::vector<std::string> kit_dirs;            // folders of headers that are not the student's
+  std::string submission_dir;                   // the student's files: those in it alone
   double timeout_seconds = 60;
 };
 
-// The check as a submission of lab `lab` is built with the kit of `manifest`: the kit's own header
-// folders (the CUDA toolkit's, the emulator's, the lab's, /usr's) are not the student's.
+// The check as a submission in `submission_dir` of lab `lab` is built with the kit of `manifest`.
+// Only the files in the submission's folder are compared: every other header (the CUDA toolkit's,
+// the emulator's, the C++ library's of whichever compiler each uses) is the kit's or the
+// system's, and the sandbox shows the student's code nothing else of its own.
 ConditionalsCheck ConditionalsCheckFor(const Manifest& manifest, const std::string& lab,
-                                       const std::string& arch_flag, double timeout_seconds);
+                                       const std::string& arch_flag, double timeout_seconds,
+                                       const std::string& submission_dir);
 
 // What the comparison found for one source.
 struct ConditionalsVerdict {

@@ -17,4 +17,13 @@ inline void WriteDependencyList(const Command& command) {
   std::ofstream(*(mf + 1)) << "object.o: source.cu\n";
 }
 
+// A preprocessing (-E) writes its output, as the real one would: an empty one keeps no line, the
+// same on both backends (backend_conditionals.h).
+inline void WritePreprocessedOutput(const Command& command) {
+  const auto& argv = command.argv;
+  if (std::find(argv.begin(), argv.end(), "-E") == argv.end()) return;
+  const auto o = std::find(argv.begin(), argv.end(), "-o");
+  if (o != argv.end() && o + 1 != argv.end()) std::ofstream(*(o + 1), std::ios::trunc);
+}
+
 }  // namespace labkit

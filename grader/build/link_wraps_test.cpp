@@ -36,6 +36,7 @@ class ScriptedTools : public ProcessRunner {
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
     WriteDependencyList(command);
+    WritePreprocessedOutput(command);
     ProcessResult r;
     r.started = true;
     r.exit_code = 0;

@@ -316,7 +316,8 @@ BuildOutcome SubmissionBuilder::Build(const std::string& src_dir, const std::str
     const bool tsan = flavour == Flavour::kThreadSanitizer;
     if (cpu && check_symbols_ && (flavour == Flavour::kDefault || tsan) &&
         !manifest_.nvcc.empty()) {
-      ConditionalsCheck check = ConditionalsCheckFor(manifest_, spec_.id, GpuArchFlag(), 60);
+      ConditionalsCheck check =
+          ConditionalsCheckFor(manifest_, spec_.id, GpuArchFlag(), 60, src_dir);
       if (tsan) check.cpu_backend_prefix.push_back("-fsanitize=thread");
       const ConditionalsVerdict same = CheckBackendConditionals(runner_, check, source, object);
       if (!same.kit_fault.empty()) return Failure("toolchain", same.kit_fault);

@@ -29,6 +29,7 @@ class FakeRunner : public ProcessRunner {
   ProcessResult Run(const Command& command) override {
     commands.push_back(command);
     WriteDependencyList(command);
+    WritePreprocessedOutput(command);
     ProcessResult r;
     r.started = command.argv.at(0) != missing;
     r.exit_code =

@@ -22,8 +22,6 @@ Config& mutable_config();
 }  // namespace emu::detail
 
 void matmul_tiled_any(const float* A, const float* B, float* C, int m, int n, int k) {
-#ifdef LABKIT_EMU
   emu::detail::mutable_config().order = emu::detail::Order::forward;
-#endif
   hostile::launch_tiled(A, B, C, m, n, k);
 }
