@@ -169,6 +169,29 @@ std::string FunctionName(const std::string& mangled) {
   return s;
 }
 
+StudentKernel StudentKernelIn(const ResourceReport* report, const std::string& why_none,
+                              bool emulated, const std::string& name) {
+  StudentKernel kernel;
+  if (name.empty()) return kernel;
+  if (report == nullptr) {
+    kernel.known = emulated;
+    kernel.registers = 32;
+    kernel.unknown_why = why_none;
+    return kernel;
+  }
+  const std::vector<const KernelResources*> found = report->Find(name);
+  if (found.empty()) {
+    kernel.unknown_why = "the build reports no kernel named " + name;
+    return kernel;
+  }
+  const KernelResources& k = *found.front();  // several architectures: the first, as emu's
+  kernel.known = true;
+  kernel.registers = k.registers;
+  kernel.static_shared = k.static_shared_bytes;
+  kernel.max_threads = k.max_threads;
+  return kernel;
+}
+
 std::vector<const KernelResources*> ResourceReport::Find(const std::string& name) const {
   std::vector<const KernelResources*> found;
   for (const KernelResources& k : kernels)

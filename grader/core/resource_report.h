@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "drawn_expected.h"
 #include "lab_spec.h"
 #include "result.h"
 
@@ -55,6 +56,14 @@ nlohmann::json ToEmulatorJson(const ResourceReport& report);
 // cudaFuncGetAttributes' maxThreadsPerBlock for a kernel using `registers` per thread on sm_90:
 // registers are allocated per warp in units of 256, from 64K per block; at most 1024 threads.
 int64_t MaxThreadsPerBlock(int64_t registers);
+
+// The student's kernel `name` as the runtime sees it (drawn_expected.h), from a build's `report`
+// (null where there is none, `why_none` saying why); nothing known where `name` is empty. Without
+// a report, the CPU backend (`emulated`) runs a kernel with the emulator's model of one nvcc did
+// not report (emu/runtime/src/device/kernels.h: 32 registers, no static shared memory, 1024
+// threads), as its occupancy API answers for it; on a GPU the kernel is then unknown.
+StudentKernel StudentKernelIn(const ResourceReport* report, const std::string& why_none,
+                              bool emulated, const std::string& name);
 
 // "matmul_tiled_kernel(float const*, float const*, float*, int, int, int)"; the input itself when
 // it is not a mangled C++ name.

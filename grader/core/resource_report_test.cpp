@@ -250,10 +250,11 @@ TEST(ResourceReport, TechniqueFailures) {
             "allows at most 128");
   Technique dynamic_only;
   dynamic_only.max_static_shared_bytes = 0;
-  EXPECT_EQ(CheckTechnique(r, "matmul_tiled_kernel", dynamic_only),
-            "matmul_tiled_kernel declares 2048 bytes of fixed-size __shared__ arrays; this exercise "
-            "sizes its shared memory at launch instead: one `extern __shared__ float s[];` buffer, "
-            "split into the tiles, and no __shared__ array of fixed size");
+  EXPECT_EQ(
+      CheckTechnique(r, "matmul_tiled_kernel", dynamic_only),
+      "matmul_tiled_kernel declares 2048 bytes of fixed-size __shared__ arrays; this exercise "
+      "sizes its shared memory at launch instead: one `extern __shared__ float s[];` buffer, "
+      "split into the tiles, and no __shared__ array of fixed size");
   Technique regs;
   regs.max_registers = 32;
   regs.max_local_bytes = 0;
@@ -277,6 +278,39 @@ TEST(ResourceReport, TheLabsHintFollowsItsCheck) {
   t.uses_barrier.reset();
   EXPECT_EQ(CheckTechnique(r, "spill_kernel", t),
             "spill_kernel uses 40 registers per thread; this exercise allows at most 32");
+}
+
+// lab 04's drawn block sides read the student's kernel off the build's report.
+TEST(ResourceReport, TheStudentsKernelIsReadOffTheReport) {
+  ResourceReport report;
+  KernelResources k;
+  k.mangled = "_Z21matmul_dynamic_kernelPKfS0_Pfiii";
+  k.registers = 40;
+  k.static_shared_bytes = 16;
+  k.max_threads = 256;
+  report.kernels.push_back(k);
+  const StudentKernel found = StudentKernelIn(&report, "", false, "matmul_dynamic_kernel");
+  EXPECT_TRUE(found.known);
+  EXPECT_EQ(found.registers, 40);
+  EXPECT_EQ(found.static_shared, 16);
+  EXPECT_EQ(found.max_threads, 256);
+  const StudentKernel absent = StudentKernelIn(&report, "", true, "other_kernel");
+  EXPECT_FALSE(absent.known);
+  EXPECT_EQ(absent.unknown_why, "the build reports no kernel named other_kernel");
+  EXPECT_FALSE(StudentKernelIn(&report, "", false, "").known);  // none named, none needed
+}
+
+// Without a report the CPU backend's kernels have the emulator's model; a GPU's are unknown.
+TEST(ResourceReport, WithoutAReportOnlyTheEmulatorsModelIsKnown) {
+  const StudentKernel modelled = StudentKernelIn(nullptr, "no nvcc here", true, "k");
+  EXPECT_TRUE(modelled.known);
+  EXPECT_EQ(modelled.registers, 32);
+  EXPECT_EQ(modelled.static_shared, 0);
+  EXPECT_EQ(modelled.max_threads, 1024);
+  const StudentKernel unknown =
+      StudentKernelIn(nullptr, "the fatbinary could not be read", false, "k");
+  EXPECT_FALSE(unknown.known);
+  EXPECT_EQ(unknown.unknown_why, "the fatbinary could not be read");
 }
 
 }  // namespace

@@ -117,33 +117,6 @@ std::string ValueFailures(const Exercise& ex, const ParamSet& params, const json
   return failures;
 }
 
-// The student's kernel `name` as the runtime sees it, from the build's report (grade.cpp
-// ReadResources); none named, none needed.
-StudentKernel StudentKernelOf(const GradeEnv& env, const std::string& name) {
-  StudentKernel kernel;
-  if (name.empty()) return kernel;
-  if (!env.resources) {
-    // The CPU backend runs a kernel no report lists with the emulator's model of one
-    // (emu/runtime/src/device/kernels.h: 32 registers, no static shared memory), as its
-    // occupancy API answers for it; a GPU's report missing is the grader's fault.
-    kernel.known = Traits(env.backend).models_the_gpu;
-    kernel.registers = 32;
-    kernel.unknown_why = env.resources_error;
-    return kernel;
-  }
-  const std::vector<const KernelResources*> found = env.resources->Find(name);
-  if (found.empty()) {
-    kernel.unknown_why = "the build reports no kernel named " + name;
-    return kernel;
-  }
-  const KernelResources& k = *found.front();  // several architectures: the first, as emu's
-  kernel.known = true;
-  kernel.registers = k.registers;
-  kernel.static_shared = k.static_shared_bytes;
-  kernel.max_threads = k.max_threads;
-  return kernel;
-}
-
 // A drawn case's values (`values`, the harness's object) with labgrade's own expected values and
 // hints where lab.yaml names a formula (drawn_expected.h): the harness words none for such cases,
 // since anything it works out is in the student's process, and an expected value there is ignored.
@@ -152,7 +125,10 @@ Result<json> WithGradersExpected(const GradeEnv& env, const Exercise& ex, const 
                                  json values) {
   if (!ex.drawn || ex.drawn->expected_by == DrawnExpected::kHarness) return values;
   const Result<DrawnValues> drawn =
-      DrawnExpectedValues(*ex.drawn, params, StudentKernelOf(env, ex.drawn->kernel));
+      DrawnExpectedValues(*ex.drawn, params,
+                          StudentKernelIn(env.resources ? &*env.resources : nullptr,
+                                          env.resources_error,
+                                          Traits(env.backend).models_the_gpu, ex.drawn->kernel));
   if (!drawn.ok()) return MakeError(drawn.error());
   if (!values.is_object()) values = json::object();
   for (const QueryValueSpec& spec : ex.values) {
