@@ -124,11 +124,10 @@ std::string ValueFailures(const Exercise& ex, const ParamSet& params, const json
 Result<json> WithGradersExpected(const GradeEnv& env, const Exercise& ex, const ParamSet& params,
                                  json values) {
   if (!ex.drawn || ex.drawn->expected_by == DrawnExpected::kHarness) return values;
-  const Result<DrawnValues> drawn =
-      DrawnExpectedValues(*ex.drawn, params,
-                          StudentKernelIn(env.resources ? &*env.resources : nullptr,
-                                          env.resources_error,
-                                          Traits(env.backend).models_the_gpu, ex.drawn->kernel));
+  const Result<DrawnValues> drawn = DrawnExpectedValues(
+      *ex.drawn, params,
+      StudentKernelIn(env.resources ? &*env.resources : nullptr, env.resources_error,
+                      Traits(env.backend).models_the_gpu, ex.drawn->kernel));
   if (!drawn.ok()) return MakeError(drawn.error());
   if (!values.is_object()) values = json::object();
   for (const QueryValueSpec& spec : ex.values) {
