@@ -25,6 +25,8 @@
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDA_API_VER_MAJOR__ 13
 #define __CUDA_API_VER_MINOR__ 0
+// cuda_runtime_api.h's, which sources test to choose between old and new spellings.
+#define CUDART_VERSION 13000
 
 #include "labkit_emu/device_copies.h"  // first: see there
 #include "labkit_emu/atomics.h"
