@@ -34,15 +34,16 @@ std::string LineOf(const std::string& text, int number) {
 
 KeptLines KeptLinesOf(const std::string& preprocessed) {
   // `# 12 "file" 1 3`: the next line is line 12 of file; flag 1 enters an included file, 2 returns
-  // to the includer. A marker with neither is a #line in the file being read, or (at the outermost
-  // level) the main file, <built-in> or <command-line>. Lines are given to the file they are
-  // physically in, whatever name a #line gives it: a #line cannot move a line of the student's
-  // into a header that is not compared.
+  // to the includer. GCC starts with the main file, <built-in> and <command-line> (whose -include
+  // headers enter and return), then the main file from its line 1. From there, a marker with
+  // neither flag is a #line in the file being read: lines are given to the file they are
+  // physically in, whatever name a #line gives it (<built-in> included), so a #line cannot move a
+  // line of the student's into a file that is not compared.
   static const std::regex kMarker(R"re(^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$)re");
   KeptLines kept;
-  std::vector<std::string> including;  // the files being read, outermost first
-  std::string main_file;
-  std::string current;
+  std::vector<std::string> including;  // the files being read below the main file, outermost first
+  std::string main_file, current;
+  bool in_main = false;  // past the compiler's preamble
   long long line = 0;
   std::istringstream in(preprocessed);
   std::string text;
@@ -56,15 +57,19 @@ KeptLines KeptLinesOf(const std::string& preprocessed) {
       } else if (flags.find(" 2") != std::string::npos && !including.empty()) {
         including.pop_back();
       }
-      if (main_file.empty()) main_file = name;
+      if (main_file.empty()) {
+        main_file = name;
+      } else if (including.empty() && !in_main && name == main_file) {
+        in_main = true;
+      }
       if (!including.empty())
         current = including.back();
       else
-        current = name == "<built-in>" || name == "<command-line>" ? name : main_file;
+        current = in_main ? main_file : name;
       continue;
     }
     if (!current.empty() && HasText(text) && line > 0 && line <= INT32_MAX)
-      kept[current].insert(static_cast<int>(line));
+      kept.push_back({current, static_cast<int>(line)});
     ++line;
   }
   return kept;
@@ -73,45 +78,67 @@ KeptLines KeptLinesOf(const std::string& preprocessed) {
 std::optional<LineDifference> FirstDifference(
     const KeptLines& cpu_backend, const KeptLines& gpu,
     const std::function<bool(const std::string&)>& is_students) {
-  std::set<std::string> files;
-  for (const auto& [file, lines] : cpu_backend) files.insert(file);
-  for (const auto& [file, lines] : gpu) files.insert(file);
-  static const std::set<int> kNone;
-  for (const std::string& file : files) {
-    if (!is_students(file)) continue;
-    const auto c = cpu_backend.find(file), g = gpu.find(file);
-    const std::set<int>& on_cpu = c == cpu_backend.end() ? kNone : c->second;
-    const std::set<int>& on_gpu = g == gpu.end() ? kNone : g->second;
-    if (on_cpu == on_gpu) continue;
-    std::set<int> differ;
-    for (int l : on_cpu)
-      if (!on_gpu.count(l)) differ.insert(l);
-    for (int l : on_gpu)
-      if (!on_cpu.count(l)) differ.insert(l);
-    const int first = *differ.begin();
-    return LineDifference{file, first, on_cpu.count(first) > 0};
+  const auto students = [&](const KeptLines& all) {
+    KeptLines own;
+    for (const KeptLine& l : all)
+      if (is_students(l.file)) own.push_back(l);
+    return own;
+  };
+  const KeptLines on_cpu = students(cpu_backend), on_gpu = students(gpu);
+  const std::set<KeptLine> cpu_set(on_cpu.begin(), on_cpu.end()),
+      gpu_set(on_gpu.begin(), on_gpu.end());
+  for (std::size_t i = 0; i < std::max(on_cpu.size(), on_gpu.size()); ++i) {
+    const KeptLine* c = i < on_cpu.size() ? &on_cpu[i] : nullptr;
+    const KeptLine* g = i < on_gpu.size() ? &on_gpu[i] : nullptr;
+    if (c != nullptr && g != nullptr && *c == *g) continue;
+    if (c != nullptr && !gpu_set.count(*c)) return LineDifference{c->file, c->line, true, false};
+    if (g != nullptr && !cpu_set.count(*g)) return LineDifference{g->file, g->line, false, false};
+    const KeptLine& both = c != nullptr ? *c : *g;
+    return LineDifference{both.file, both.line, c != nullptr, true};
   }
   return std::nullopt;
+}
+
+int FirstLineMarkerLike(const std::string& text) {
+  // A marker names a file: `#` (or its digraph), a number and a quoted name, after blanks, as a
+  // directive (GCC's own form of #line, which may carry flags) or as text a preprocessing copies.
+  static const std::regex kLike(R"re(^[ \t\f\v]*(#|%:)[ \t\f\v]*[0-9]+[ \t\f\v]+")re");
+  std::istringstream in(text);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number)
+    if (std::regex_search(line, kLike)) return number;
+  return 0;
 }
 
 std::string DifferenceMessage(const LineDifference& d, const std::string& line_text) {
   const std::string where =
       fs::path(d.file).filename().string() + " line " + std::to_string(d.line);
+  const std::string how =
+      d.order ? " comes at another point among your lines on the CPU backend than on a GPU (a "
+                "header included in another order, or more than once, on one of them)"
+      : d.on_cpu_backend ? " is compiled on the CPU backend but not on a GPU"
+                         : " is compiled on a GPU but not on the CPU backend";
   std::string message =
-      where + " is compiled " +
-      (d.on_cpu_backend ? "on the CPU backend but not on a GPU"
-                        : "on a GPU but not on the CPU "
-                          "backend") +
+      where + how +
       ": a preprocessor condition (or a header) that reads differently on the two, such as "
       "#ifdef LABKIT_EMU or __LABKIT_EMU__ (defined by the CPU backend alone), or a header only "
-      "one "
-      "of them has. The grade must be for the code a GPU runs, so a file the two compile "
+      "one of them has. The grade must be for the code a GPU runs, so a file the two compile "
       "differently is not graded: write it the same for both.";
   if (!line_text.empty()) message += "\n  " + std::to_string(d.line) + " | " + line_text;
   return message;
 }
 
 namespace {
+
+// The refusal of a line that looks like a line marker (FirstLineMarkerLike).
+std::string LineMarkerMessage(const std::string& file, int line, const std::string& line_text) {
+  return fs::path(file).filename().string() + " line " + std::to_string(line) +
+         " is, or looks like, a line marker of the preprocessor (`# 12 \"file\"`), as a "
+         "directive, in a comment or in a string: the grader reads those markers to tell which "
+         "lines the CPU backend and a GPU compile, so a file with one is not graded. Remove it "
+         "(a `#line` directive is fine).\n  " +
+         std::to_string(line) + " | " + line_text;
+}
 
 // The first differing line of the student's in `source`'s two preprocessings, as a refusal; ""
 // where there is none; an error where a preprocessing fails or cannot be read.
@@ -143,13 +170,28 @@ Result<std::string> Compare(ProcessRunner& runner, const ConditionalsCheck& chec
   const Result<KeptLines> gpu =
       preprocess(check.gpu_prefix, {"-Xcompiler", "-fdirectives-only"}, out_prefix + ".gpu.ii");
   if (!gpu) return MakeError(gpu.error());
-  std::string folder = check.submission_dir;
+  // The submission's files, by where they are (links and /proc/self/root/... resolved): the
+  // sandbox shows the student's code no other file of its own.
+  std::error_code ec;
+  std::string folder = fs::weakly_canonical(check.submission_dir, ec).string();
   if (folder.empty() || folder.back() != '/') folder += '/';
   const auto is_students = [&](const std::string& file) {
     if (file.empty() || file[0] == '<') return false;  // <built-in>, <command-line>
-    const std::string normal = fs::absolute(file).lexically_normal().string();
-    return normal.compare(0, folder.size(), folder) == 0;
+    std::error_code resolve;
+    const std::string where = fs::weakly_canonical(file, resolve).string();
+    return where.compare(0, folder.size(), folder) == 0;
   };
+  // A marker written in a file of the student's would pass for the compiler's own.
+  std::set<std::string> files = {source};
+  for (const KeptLines* all : {&*cpu, &*gpu})
+    for (const KeptLine& l : *all)
+      if (is_students(l.file)) files.insert(l.file);
+  for (const std::string& file : files) {
+    const Result<std::string> text = ReadUntrustedFile(file, kMaxPreprocessedBytes);
+    if (!text) return MakeError("the submission's " + file + " cannot be read: " + text.error());
+    if (const int line = FirstLineMarkerLike(*text))
+      return LineMarkerMessage(file, line, LineOf(*text, line));
+  }
   const std::optional<LineDifference> d = FirstDifference(*cpu, *gpu, is_students);
   if (!d) return std::string();
   const Result<std::string> text = ReadUntrustedFile(d->file, kMaxPreprocessedBytes);

@@ -23,22 +23,38 @@
 
 namespace labkit {
 
-// The lines of each file that hold text in `preprocessed` (the output of -E -fdirectives-only with
-// its line markers): file, as the markers name it, -> line numbers, from 1.
-using KeptLines = std::map<std::string, std::set<int>>;
+// One line of a source that a preprocessing kept: the file it is physically in, as the markers
+// name it, and its number there (from 1).
+struct KeptLine {
+  std::string file;
+  int line = 0;
+  bool operator==(const KeptLine& o) const { return file == o.file && line == o.line; }
+  bool operator<(const KeptLine& o) const { return file != o.file ? file < o.file : line < o.line; }
+};
+// The lines that hold text in `preprocessed` (the output of -E -fdirectives-only, with its line
+// markers), in the order they come: a header included in another order, or twice, shows.
+using KeptLines = std::vector<KeptLine>;
 KeptLines KeptLinesOf(const std::string& preprocessed);
 
 struct LineDifference {
   std::string file;
   int line = 0;
   bool on_cpu_backend = false;  // whether the CPU backend's preprocessing keeps it
+  bool order = false;           // both keep it, at other points among the student's lines
 };
 
-// The first line (by file, then number) of a file `is_students` accepts that one preprocessing
-// keeps and the other does not; none where they agree.
+// The first place where the lines of files `is_students` accepts differ between the two
+// preprocessings: a line one keeps and the other not, or the same lines in another order; none
+// where they agree.
 std::optional<LineDifference> FirstDifference(
     const KeptLines& cpu_backend, const KeptLines& gpu,
     const std::function<bool(const std::string&)>& is_students);
+
+// The first line of `text` (from 1) that is, or looks like, one of the preprocessor's line
+// markers (`# 12 "file" 1`), written in the source as a directive, in a comment or in a string,
+// where a preprocessing's output would carry it as written; 0 for none. The comparison reads the
+// markers to know whose line is whose, so a file with such a line is refused.
+int FirstLineMarkerLike(const std::string& text);
 
 // The refusal, first line first: where, which compile keeps the line, why that is refused, what
 // to do. `line_text`: the line as written (empty where it cannot be read).

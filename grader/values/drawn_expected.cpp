@@ -23,6 +23,9 @@ struct Lookup {
 
 namespace formula = occupancy_formula;
 
+// cudaDeviceProp::sharedMemPerBlock: what a block may use without opting in, every GPU since Fermi.
+constexpr long long kSharedBytesPerBlock = 48 * 1024;
+
 // The multiprocessor a lab 04 case drew (its `sm_*` parameters).
 formula::Multiprocessor DrawnMultiprocessor(Lookup& param) {
   formula::Multiprocessor sm;
@@ -90,8 +93,13 @@ Result<DrawnValues> SuggestedBlockSide(const QueryDrawn& drawn, const ParamSet& 
   const formula::KernelResources resources{kernel.registers, kernel.static_shared};
   // A GPU's every block holds at most 1024 threads, as the CPU backend's modelled one does.
   const long long limit = formula::suggestion_limit(max_threads, 1024, kernel.max_threads);
+  // A launch may ask for at most 48 KiB of shared memory less the kernel's static share without
+  // opting in (cudaFuncAttributes::maxDynamicSharedSizeBytes, on every GPU and on the CPU
+  // backend's): the API holds no block of a size that needs more.
+  const long long dynamic_limit = kSharedBytesPerBlock - kernel.static_shared;
   const formula::Suggestion suggested = formula::suggested_block(sm, limit, [&](long long threads) {
-    return formula::active_blocks(sm, resources, threads, shared_per_thread * threads);
+    const long long dynamic = shared_per_thread * threads;
+    return dynamic > dynamic_limit ? 0 : formula::active_blocks(sm, resources, threads, dynamic);
   });
   DrawnValues values;
   values.expected = {

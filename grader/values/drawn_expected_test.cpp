@@ -162,6 +162,18 @@ TEST(DrawnExpectedTest, TheSuggestedSideReadsTheDrawnMultiprocessorAndTheStudent
   EXPECT_NE(r->hints[0].cause.find("suggested 768 threads"), std::string::npos);
 }
 
+// A kernel with 47 KiB of static shared memory may ask for at most 1 KiB more per launch: 128
+// threads (two floats each) is the largest block the API holds (r31, a correct side failed).
+TEST(DrawnExpectedTest, TheSuggestedSideHoldsTheLaunchsSharedMemoryLimit) {
+  ParamSet p = OnAnH100(0, 0, 0);
+  p["max_threads"] = 1024;
+  StudentKernel k = KernelOf(32);
+  k.static_shared = 47 * 1024;
+  EXPECT_EQ(Side(p, k), 8);     // 128 threads: 64 is the power of 4 below
+  k.static_shared = 40 * 1024;  // 8 KiB left: 1024 threads still fit
+  EXPECT_EQ(Side(p, k), 32);
+}
+
 TEST(DrawnExpectedTest, AStudentKernelWithUnknownResourcesIsAnError) {
   ParamSet p = OnAnH100(0, 0, 0);
   p["max_threads"] = 1024;
