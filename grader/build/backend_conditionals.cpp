@@ -175,11 +175,16 @@ Result<std::string> Compare(ProcessRunner& runner, const ConditionalsCheck& chec
   std::error_code ec;
   std::string folder = fs::weakly_canonical(check.submission_dir, ec).string();
   if (folder.empty() || folder.back() != '/') folder += '/';
+  // Resolved once a file: a preprocessing names a header on every line it keeps (tens of thousands
+  // with the CUDA headers), and resolving a path is a system call a folder.
+  std::map<std::string, bool> resolved;
   const auto is_students = [&](const std::string& file) {
     if (file.empty() || file[0] == '<') return false;  // <built-in>, <command-line>
+    const auto known = resolved.find(file);
+    if (known != resolved.end()) return known->second;
     std::error_code resolve;
     const std::string where = fs::weakly_canonical(file, resolve).string();
-    return where.compare(0, folder.size(), folder) == 0;
+    return resolved[file] = where.compare(0, folder.size(), folder) == 0;
   };
   // A marker written in a file of the student's would pass for the compiler's own.
   std::set<std::string> files = {source};
