@@ -90,17 +90,16 @@ Result<DrawnValues> SuggestedBlockSide(const QueryDrawn& drawn, const ParamSet& 
     return MakeError("the suggested block side needs a warp size and warp slots above 0");
   if (!kernel.known)
     return MakeError("the resources of " + drawn.kernel + " are unknown: " + kernel.unknown_why);
-  const formula::KernelResources resources{kernel.registers, kernel.static_shared};
-  // A GPU's every block holds at most 1024 threads, as the CPU backend's modelled one does.
-  const long long limit = formula::suggestion_limit(max_threads, 1024, kernel.max_threads);
   // A launch may ask for at most 48 KiB of shared memory less the kernel's static share without
   // opting in (cudaFuncAttributes::maxDynamicSharedSizeBytes, on every GPU and on the CPU
-  // backend's): the API holds no block of a size that needs more.
-  const long long dynamic_limit = kSharedBytesPerBlock - kernel.static_shared;
-  const formula::Suggestion suggested = formula::suggested_block(sm, limit, [&](long long threads) {
-    const long long dynamic = shared_per_thread * threads;
-    return dynamic > dynamic_limit ? 0 : formula::active_blocks(sm, resources, threads, dynamic);
-  });
+  // backend's).
+  const formula::KernelResources resources{kernel.registers, kernel.static_shared,
+                                           kernel.max_threads,
+                                           kSharedBytesPerBlock - kernel.static_shared};
+  // A GPU's every block holds at most 1024 threads, as the CPU backend's modelled one does.
+  const long long limit = formula::suggestion_limit(max_threads, 1024, kernel.max_threads);
+  const formula::Suggestion suggested = formula::suggested_block(
+      sm, resources, limit, [&](long long threads) { return shared_per_thread * threads; });
   DrawnValues values;
   values.expected = {
       {"block_side", static_cast<double>(formula::power_of_two_side(suggested.threads))}};

@@ -71,11 +71,10 @@ int SuggestedSidesDiffer(const cudaDeviceProp& prop) {
           &min_grid, &api, kernel, required_shared_bytes, limit));
       const formula::Multiprocessor sm = multiprocessor_of(prop);
       const formula::Suggestion by_grader = formula::suggested_block(
-          sm, formula::suggestion_limit(limit, prop.maxThreadsPerBlock, a.maxThreadsPerBlock),
-          [&](long long t) {
-            return formula::active_blocks(
-                sm, resources_of(a), t,
-                static_cast<long long>(required_shared_bytes(static_cast<int>(t))));
+          sm, resources_of(a),
+          formula::suggestion_limit(limit, prop.maxThreadsPerBlock, a.maxThreadsPerBlock),
+          [](long long t) {
+            return static_cast<long long>(required_shared_bytes(static_cast<int>(t)));
           });
       if (by_grader.threads == api) continue;
       if (++differ <= 20)

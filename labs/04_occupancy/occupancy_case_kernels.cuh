@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "labkit/occupancy_formula.h"
+#include "labkit/occupancy_runtime_view.cuh"
 #include "occupancy_lab.cuh"
 
 namespace {
@@ -72,16 +72,7 @@ long long case_kernel_number(const void* function) {
 
 // The handout's formula's view of a device and a kernel, as the runtime reports them (the
 // harness's hints and drawn_cases_check.cu's check of the formula against the API).
-labkit::occupancy_formula::Multiprocessor multiprocessor_of(const cudaDeviceProp& p) {
-  return {p.warpSize,
-          p.maxThreadsPerMultiProcessor,
-          p.maxBlocksPerMultiProcessor,
-          p.regsPerMultiprocessor,
-          static_cast<long long>(p.sharedMemPerMultiprocessor),
-          static_cast<long long>(p.reservedSharedMemPerBlock)};
-}
-labkit::occupancy_formula::KernelResources resources_of(const cudaFuncAttributes& a) {
-  return {a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
-}
+using labkit::occupancy_formula::multiprocessor_of;
+using labkit::occupancy_formula::resources_of;
 
 }  // namespace

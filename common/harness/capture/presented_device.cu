@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "labkit/occupancy_formula.h"
+#include "labkit/occupancy_runtime_view.cuh"
 #include "presented_device.cuh"
 
 namespace labkit {
@@ -125,14 +125,6 @@ formula::Multiprocessor FormulaView(const MultiprocessorLimits& sm) {
   return {sm.warp_size, sm.threads, sm.blocks, sm.registers, sm.shared, sm.reserved};
 }
 
-// Blocks per SM of a kernel with attributes `a` on the presented multiprocessor.
-int FormulaBlocks(const MultiprocessorLimits& sm, const cudaFuncAttributes& a, long long block_size,
-                  long long dynamic_smem) {
-  if (block_size > a.maxThreadsPerBlock || dynamic_smem > a.maxDynamicSharedSizeBytes) return 0;
-  const formula::KernelResources kernel{a.numRegs, static_cast<long long>(a.sharedSizeBytes)};
-  return static_cast<int>(
-      formula::active_blocks(FormulaView(sm), kernel, block_size, dynamic_smem));
-}
 }  // namespace
 
 void PresentActiveBlocks(const void* func, int block_size, size_t dynamic_smem, int& blocks) {
@@ -144,7 +136,9 @@ void PresentActiveBlocks(const void* func, int block_size, size_t dynamic_smem, 
   cudaFuncAttributes a{};
   // Where the attributes cannot be read, the runtime's answer stands (its call succeeded).
   if (sm != nullptr && cudaFuncGetAttributes(&a, func) == cudaSuccess)
-    blocks = FormulaBlocks(*sm, a, block_size, static_cast<long long>(dynamic_smem));
+    blocks = static_cast<int>(formula::launchable_blocks(FormulaView(*sm), formula::resources_of(a),
+                                                         block_size,
+                                                         static_cast<long long>(dynamic_smem)));
 }
 
 void PresentFuncAttributes(cudaFuncAttributes& attr) {
@@ -164,10 +158,9 @@ bool PresentSuggestedBlock(const void* func, size_t (*shared_of)(const void* fun
     return false;
   const long long limit =
       formula::suggestion_limit(block_size_limit, device_threads, a.maxThreadsPerBlock);
-  const formula::Suggestion best =
-      formula::suggested_block(FormulaView(*sm), limit, [&](long long size) {
-        return FormulaBlocks(*sm, a, size,
-                             static_cast<long long>(shared_of(functor, static_cast<int>(size))));
+  const formula::Suggestion best = formula::suggested_block(
+      FormulaView(*sm), formula::resources_of(a), limit, [&](long long size) {
+        return static_cast<long long>(shared_of(functor, static_cast<int>(size)));
       });
   block_size = static_cast<int>(best.threads);
   min_grid_size = static_cast<int>(best.blocks) * processors;

@@ -21,10 +21,14 @@ struct Multiprocessor {
   long long reserved = 0;    // reservedSharedMemPerBlock
 };
 
-// What a kernel holds per thread and per block (cudaFuncAttributes::numRegs, sharedSizeBytes).
+// What a kernel holds per thread and per block (cudaFuncAttributes::numRegs, sharedSizeBytes), and
+// what one launch of it may ask (maxThreadsPerBlock, maxDynamicSharedSizeBytes; no limit unless
+// given): the occupancy API holds no block of a launch the kernel refuses (launchable_blocks).
 struct KernelResources {
   long long registers = 0;
   long long static_shared = 0;
+  long long max_threads = LLONG_MAX;
+  long long max_dynamic_shared = LLONG_MAX;
 };
 
 // The terms of the formula a variant leaves out (a mask).
@@ -89,6 +93,13 @@ inline long long active_blocks(const Multiprocessor& sm, const KernelResources& 
                                long long threads, long long dynamic_shared) {
   return limits_of(sm, kernel, threads, dynamic_shared).min();
 }
+// The occupancy API's answer: none for a launch of more threads, or more dynamic shared memory,
+// than the kernel takes.
+inline long long launchable_blocks(const Multiprocessor& sm, const KernelResources& kernel,
+                                   long long threads, long long dynamic_shared) {
+  if (threads > kernel.max_threads || dynamic_shared > kernel.max_dynamic_shared) return 0;
+  return active_blocks(sm, kernel, threads, dynamic_shared);
+}
 inline double occupancy(const Multiprocessor& sm, long long blocks, long long threads) {
   return static_cast<double>(blocks * warps_of(sm, threads)) /
          static_cast<double>(sm.threads / sm.warp_size);
@@ -97,22 +108,23 @@ inline double occupancy(const Multiprocessor& sm, long long blocks, long long th
 // The block size cudaOccupancyMaxPotentialBlockSizeVariableSMem suggests (cuda_runtime.h's
 // template, lab 04's exercise 3), on plain numbers. It tries every multiple of the warp size from
 // `block_limit` down (the first try is block_limit itself where that is not a multiple), asks each
-// size's blocks per SM (`blocks_of(size)`, which includes the caller's dynamic shared memory for
-// that size), and keeps the first size whose blocks hold the most threads, stopping once they fill
-// the SM. `block_limit`: the caller's limit, held to the device's and the kernel's
-// maxThreadsPerBlock (suggestion_limit).
+// size's blocks per SM with the dynamic shared memory `shared_of(size)` (launchable_blocks), and
+// keeps the first size whose blocks hold the most threads, stopping once they fill the SM.
+// `block_limit`: the caller's limit, held to the device's and the kernel's maxThreadsPerBlock
+// (suggestion_limit).
 struct Suggestion {
   long long threads = 0;  // the suggested block size; 0 when no size fits at all
   long long blocks = 0;   // its blocks per SM
 };
-template <class BlocksOf>
-Suggestion suggested_block(const Multiprocessor& sm, long long block_limit, BlocksOf&& blocks_of) {
+template <class SharedOf>
+Suggestion suggested_block(const Multiprocessor& sm, const KernelResources& kernel,
+                           long long block_limit, SharedOf&& shared_of) {
   Suggestion best;
   long long most_threads = 0;
   for (long long aligned = round_up(block_limit, sm.warp_size); aligned > 0;
        aligned -= sm.warp_size) {
     const long long tried = std::min(block_limit, aligned);
-    const long long blocks = blocks_of(tried);
+    const long long blocks = launchable_blocks(sm, kernel, tried, shared_of(tried));
     if (blocks * tried > most_threads) {
       most_threads = blocks * tried;
       best = {tried, blocks};
