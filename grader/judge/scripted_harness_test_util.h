@@ -100,6 +100,7 @@ struct HarnessCall {
   // technique.measured), or on a GPU the lock of the profiler's counters (gpu_counters.h).
   bool counting = false;
   GpuUse gpu = GpuUse::kNone;        // the turn at the GPU gate it asked for
+  double timeout_seconds = 0;        // the command's limit
   std::vector<std::string> cases;    // the request's case ids, in order
   std::vector<std::string> counted;  // those it marks "counted" (a counting run counts only them)
 };
@@ -188,6 +189,7 @@ class ScriptedHarness : public ProcessRunner {
     }
     call.thread_sanitizer = command.env.count("TSAN_OPTIONS") > 0;
     call.gpu = command.gpu;
+    call.timeout_seconds = command.timeout_seconds;
     const std::string& executable = command.argv.at(request - (call.mode.empty() ? 1 : 2));
     call.build = fs::path(executable).filename();
     // The request and response are named relative to the program's folder where the student's

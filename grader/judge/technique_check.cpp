@@ -124,6 +124,9 @@ bool NoFmaBuildIsTheDefault(const GradeEnv& env) {
 
 }  // namespace
 
+// How many times the lab's run limit a counting run gets.
+constexpr double kCountingSlowdown = 4;
+
 HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   const bool emulated = Traits(env.backend).emulator_counts;
   HarnessOptions options = CheckRunOptions(env, run_id, /*replay=*/true);
@@ -132,6 +135,12 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   options.exact_layout = Traits(env.backend).exact_allocations;
   options.count_accesses = emulated;
   options.gpu_counters = !emulated;
+  // The same work as a run whose cases all passed within the lab's limit, but counted: the
+  // emulator records every access, and a GPU's profiler replays each counted kernel once per pass
+  // over its counters. Under a batch's load that took longer than the plain limit (a 187 x 186 x
+  // 196 case past 5 and 30 s with twelve gradings on one H200, 2026-11-29), which is no fault of
+  // the kernel's; a kernel that stops only when counted still ends here.
+  options.timeout_seconds = kCountingSlowdown * env.spec.limits.RunSeconds();
   return options;
 }
 

@@ -44,6 +44,27 @@ TEST_F(JudgeTest, AGpuRunThatCouldNotCountPassesOnlyWhereNoRunHereCan) {
   }
 }
 
+// A counting run does the passed run's work and counts it (the emulator records every access, a
+// GPU's profiler replays each counted kernel per pass): it gets four times the lab's limit, which
+// every other run keeps, on both backends.
+TEST_F(JudgeTest, CountingRunsGetFourTimesTheLabsRunLimit) {
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
+  spec_.limits.run_seconds = 7;
+  for (const Backend backend : {Backend::kCpu, Backend::kGpu}) {
+    harness_.calls.clear();
+    Grade(backend);  // the verdict is other tests' business: here, what each run was allowed
+    int counting = 0;
+    for (const HarnessCall& call : harness_.calls) {
+      const bool sanitizer = !call.tool.empty() || call.thread_sanitizer;
+      if (sanitizer) continue;  // the sanitizers' own limit (race_checks.cpp)
+      counting += call.counting;
+      EXPECT_EQ(call.timeout_seconds, call.counting ? 28 : 7)
+          << "mode '" << call.mode << "', order '" << call.order << "'";
+    }
+    EXPECT_GT(counting, 0);
+  }
+}
+
 // Wrong values in a counting run with no counts are the kernel's failure, whatever the profiler
 // did: a racy kernel that goes wrong there fails its technique, as it would with counts.
 TEST_F(JudgeTest, WrongValuesInAnUncountedGpuRunFailTheTechnique) {
