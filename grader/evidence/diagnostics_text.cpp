@@ -192,6 +192,26 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            "memory (on a GPU this is an illegal address), so the CPU backend stops the run. Read "
            "and write only the buffers, variables and shared memory your kernel is given.";
   }
+  if (kind == "shared_race") {
+    // Both accesses, each with its thread and line: the barrier belongs between them.
+    const std::string other_line = SourceLine(executable, Text(d, "other_pc"), runner);
+    const std::string memory =
+        Text(d, "memory") == "dynamic"
+            ? "the block's dynamic shared memory"
+            : "a " + std::to_string(IntegerField(d, "bytes", 0)) + "-byte __shared__ array";
+    const std::string other = d.contains("other_thread") ? Triple(d["other_thread"]) : "?";
+    return "a data race on shared memory" + (kernel.empty() ? "" : " in " + kernel) + ": thread " +
+           other + " " + (Text(d, "other_access") == "write" ? "wrote" : "read") + " byte " +
+           std::to_string(IntegerField(d, "offset", -1)) + " of " + memory +
+           (other_line.empty() ? "" : " at " + other_line) + ", and thread " +
+           (d.contains("thread") ? Triple(d["thread"]) : "?") + " of the same block" +
+           (d.contains("block") ? " " + Triple(d["block"]) : "") + " then " +
+           (Text(d, "access") == "write" ? "wrote" : "read") + " it" + at +
+           ", with no __syncthreads() between them. On a GPU the threads run in no fixed order, "
+           "so the second may come first. Usual cause: a missing __syncthreads() between the "
+           "loop that reads a tile and the loads that overwrite it for the next step (or "
+           "between those loads and the reads).";
+  }
   if (kind == "counting_incomplete") {
     return "a counted launch of " + DemangleSymbol(Text(d, "kernel", "your kernel")) + " ran " +
            std::to_string(IntegerField(d, "blocks", 0) - IntegerField(d, "counted_blocks", 0)) +

@@ -19,6 +19,33 @@ TEST(DiagnosticsText, OutOfBoundsReadNamesKernelThreadAndDistance) {
             "(store 0 instead), not only the store into C.");
 }
 
+// A race on shared memory names both threads and both accesses, in the order they came, and the
+// barrier that belongs between them.
+TEST(DiagnosticsText, SharedRaceNamesBothThreadsAndTheMissingBarrier) {
+  const auto d = nlohmann::json::parse(R"({"kind": "shared_race",
+      "kernel": "_Z23matmul_tiled_any_kernelPKfS0_Pfiii", "block": [2, 0, 0],
+      "thread": [15, 0, 0], "access": "write", "other_thread": [0, 1, 0],
+      "other_access": "read", "memory": "static", "offset": 64, "bytes": 1024})");
+  EXPECT_EQ(
+      DescribeEmuDiagnostic(d, "", nullptr)
+          .rfind("a data race on shared memory in matmul_tiled_any_kernel(float const*, float "
+                 "const*, float*, int, int, int): thread (0,1,0) read byte 64 of a 1024-byte "
+                 "__shared__ array, and thread (15,0,0) of the same block (2,0,0) then wrote it, "
+                 "with no __syncthreads() between them.",
+                 0),
+      0u)
+      << DescribeEmuDiagnostic(d, "", nullptr);
+  auto dynamic = d;
+  dynamic["memory"] = "dynamic";
+  dynamic["access"] = "read";
+  dynamic["other_access"] = "write";
+  EXPECT_NE(DescribeEmuDiagnostic(dynamic, "", nullptr)
+                .find("thread (0,1,0) wrote byte 64 of the block's dynamic shared memory, and "
+                      "thread (15,0,0) of the same block (2,0,0) then read it"),
+            std::string::npos)
+      << DescribeEmuDiagnostic(dynamic, "", nullptr);
+}
+
 // With the case's shape, a read names the matrix of that size, and the advice its own load.
 TEST(DiagnosticsText, OutOfBoundsReadOfBNamesB) {
   const auto d = nlohmann::json::parse(R"({"kind": "out_of_bounds", "access": "read",

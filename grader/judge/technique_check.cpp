@@ -146,6 +146,11 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
 
 namespace {
 
+bool HasSharedRace(const HarnessRun& run) {
+  return std::any_of(run.emu_diagnostics.begin(), run.emu_diagnostics.end(),
+                     [](const nlohmann::json& d) { return d.value("kind", "") == "shared_race"; });
+}
+
 // The counting run of the default build's combined run (exercise_stages.cpp), taken as this
 // exercise's own when it counted it: its part, with every case of the exercise in their order.
 std::optional<HarnessRun> SharedCount(GradeEnv& env, const std::string& run_id) {
@@ -214,6 +219,10 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
     failure = FirstFailure(env, ex, run, cases, NofmaModel(env.spec, ex), Flavour::kNoFma,
                            build.executable);
   const std::string where = "in the run in which the grader counts memory accesses: ";
+  // The emulator's record of shared memory found two threads' accesses with no barrier between
+  // them (emu's shared_races.h): a race, as racecheck's on a GPU, not a matter of technique.
+  if (emulated && !failure.passed() && HasSharedRace(run))
+    return {GradeStatus::kFailed, kDataRaceCause, failure.message};
   if (failure.status == GradeStatus::kGraderError) {
     failure.message = where + failure.message;
     return failure;

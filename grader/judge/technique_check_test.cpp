@@ -65,6 +65,40 @@ TEST_F(JudgeTest, CountingRunsGetFourTimesTheLabsRunLimit) {
   }
 }
 
+// The CPU backend's counting run stops at a race on shared memory (emu's shared_races.h): the
+// exercise fails as racecheck's finding does on a GPU, not on its technique, with the race first.
+TEST_F(JudgeTest, ARaceTheCountingRunRecordsIsADataRace) {
+  MeasureTechniqueAt({32, 32, 32}, /*reads_shared=*/true);
+  harness_.on_case = [](const HarnessCall& call, const std::string& id) {
+    CaseAnswer a;
+    if (!call.counting ||
+        std::find(call.counted.begin(), call.counted.end(), id) == call.counted.end())
+      return a;
+    a.status = "";  // the emulator ended the run: no line for the case
+    a.emu_diagnostic = {{"kind", "shared_race"},
+                        {"kernel", "_Z5tiledPKfS0_Pfiii"},
+                        {"block", {0, 0, 0}},
+                        {"thread", {15, 0, 0}},
+                        {"access", "write"},
+                        {"other_thread", {0, 0, 0}},
+                        {"other_access", "read"},
+                        {"memory", "static"},
+                        {"offset", 0},
+                        {"bytes", 1024}};
+    return a;
+  };
+  harness_.on_process = [](const HarnessCall& call) {
+    ProcessAnswer p;
+    if (call.counting) p.exit_code = 86, p.done = false;
+    return p;
+  };
+  const ExerciseVerdict v = Grade(Backend::kCpu);
+  EXPECT_EQ(v.status, GradeStatus::kFailed) << v.message;
+  EXPECT_EQ(v.cause, kDataRaceCause);
+  EXPECT_EQ(v.message.rfind("a data race on shared memory in tiled", 0), 0u) << v.message;
+  EXPECT_TRUE(Has(v.message, "with no __syncthreads() between them")) << v.message;
+}
+
 // Wrong values in a counting run with no counts are the kernel's failure, whatever the profiler
 // did: a racy kernel that goes wrong there fails its technique, as it would with counts.
 TEST_F(JudgeTest, WrongValuesInAnUncountedGpuRunFailTheTechnique) {

@@ -276,9 +276,11 @@ const FamilyText kCpuAllowed[] = {
     {"__asan_((load|store)(1|2|4|8|16|N)_noabort|handle_no_return|before_dynamic_init|"
      "after_dynamic_init)",
      nullptr, InKernel::kCallable},
-    // The emulator's copies, which __builtin_memcpy and kin are rewritten to, and its count of
-    // an atomic's read (emu/rewrite's uncounted_access.h).
-    {"__emu_device_(memcpy|memmove|memset|atomic_read)", nullptr, InKernel::kCallable},
+    // The emulator's copies, which __builtin_memcpy and kin are rewritten to, its count of an
+    // atomic's read (emu/rewrite's uncounted_access.h), and the brackets of its atomic functions
+    // (labkit_emu/atomics.h).
+    {"__emu_device_(memcpy|memmove|memset|atomic_read|atomic_begin|atomic_end)", nullptr,
+     InKernel::kCallable},
     {kCudaRuntime, nullptr},
 };
 

@@ -395,6 +395,7 @@ bool Worker::resolve_barriers() {
       }
       warp_released_[w0 / 32] = lanes;
       races_.warp_barrier_released(w0 / 32);
+      note_warp_barrier(w0 / 32);
     }
   }
   if (!any_live) return false;

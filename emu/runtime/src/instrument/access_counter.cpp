@@ -12,6 +12,7 @@
 #include "labkit_emu/device_functions.h"
 #include "memory.h"
 #include "sealed_tables.h"
+#include "shared_races.h"
 
 namespace emu {
 
@@ -45,6 +46,11 @@ struct BlockCounting {
   Range dynamic_smem{0, 0};
   Range shared_arrays[kMaxSharedArrays];
   unsigned shared_array_count = 0;
+  // Where each array's bytes (and the dynamic shared memory's) lie in the race record.
+  SharedRaceRecord races;
+  size_t shared_array_place[kMaxSharedArrays];
+  size_t dynamic_place = SharedRaceRecord::kNone;
+  Range atomic_access{0, 0};  // the atomic function running now (__emu_device_atomic_begin)
   // The last load and the last store the instrumentation counted, so that the watched data's
   // fault on the access itself is not counted again (note_watched_access).
   Range announced_load{0, 0};
@@ -184,14 +190,23 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   const auto begin = reinterpret_cast<uintptr_t>(dynamic_smem);
   state.dynamic_smem = {begin, begin + dynamic_bytes};
   state.shared_array_count = 0;
+  state.races.begin_block();
+  state.dynamic_place =
+      dynamic_bytes > 0 ? state.races.add_region(dynamic_bytes) : SharedRaceRecord::kNone;
+  state.atomic_access = {};
   state.announced_load = state.announced_store = {};
   state.watched = watched;
   state.unannounced = AccessCounts{};
   state.threads = std::min(threads_per_block, BlockCounting::kMaxThreads);
   std::fill_n(state.thread_load_bytes, state.threads, 0);
   state.thread = 0;
-  state.own_memory_count = static_cast<unsigned>(std::min(own_memory_count, kMaxOwnMemoryRanges));
+  state.own_memory_count =
+      static_cast<unsigned>(std::min(own_memory_count, kMaxOwnMemoryRanges - 1));
   std::copy_n(own_memory, state.own_memory_count, state.own_memory);
+  if (const Range record = state.races.mapping(); record.second != 0) {
+    state.own_memory[state.own_memory_count++] = record;
+    std::sort(state.own_memory, state.own_memory + state.own_memory_count);
+  }
   counted_block = &state;
 }
 
@@ -206,6 +221,7 @@ void end_block_counting() {
   // The launch outlives its blocks; only add() needs the non-const counter.
   const_cast<LaunchCounter*>(counted_block->launch)
       ->add(counted_block->counts, counted_block->watched, counted_block->unannounced);
+  counted_block->races.end_block();
   counted_block = nullptr;
 }
 
@@ -213,13 +229,29 @@ void note_shared_array(const void* bytes, size_t size) {
   if (counted_block == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
   BlockCounting& b = *counted_block;
-  if (b.shared_array_count < BlockCounting::kMaxSharedArrays)
+  if (b.shared_array_count < BlockCounting::kMaxSharedArrays) {
+    b.shared_array_place[b.shared_array_count] = b.races.add_region(size);
     b.shared_arrays[b.shared_array_count++] = {begin, begin + size};
+  }
   b.counts.static_shared_bytes += size;  // each array once per block (poison_shared)
 }
 
 void note_block_barrier() {
-  if (counted_block != nullptr) ++counted_block->counts.barriers;
+  if (counted_block == nullptr) return;
+  ++counted_block->counts.barriers;
+  counted_block->races.block_barrier();
+}
+
+void note_warp_barrier(unsigned warp) {
+  if (counted_block != nullptr) counted_block->races.warp_barrier(warp);
+}
+
+void begin_atomic_access(uintptr_t address, uint64_t bytes) {
+  if (counted_block != nullptr) counted_block->atomic_access = {address, address + bytes};
+}
+
+void end_atomic_access() {
+  if (counted_block != nullptr) counted_block->atomic_access = {};
 }
 
 namespace {
@@ -267,6 +299,52 @@ bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t byte
   _exit(kFatalExitCode);
 }
 
+// CUDA thread `linear` of the running block, as threadIdx would hold it.
+uint3 thread_index(unsigned linear) {
+  const unsigned x = blockDim.x == 0 ? 1 : blockDim.x, y = blockDim.y == 0 ? 1 : blockDim.y;
+  return uint3{linear % x, linear / x % y, linear / (x * y)};
+}
+
+// Two threads of a counted block touched one byte of shared memory, one of them writing, with no
+// barrier between them: reported as "shared_race" with both accesses' places, then the run ends.
+[[noreturn]] void report_shared_race(const BlockCounting& b, const SharedRaceRecord::Race& race,
+                                     size_t region_place, size_t region_bytes, bool dynamic,
+                                     bool store, uintptr_t pc) {
+  static std::atomic<bool> reporting{false};
+  if (reporting.exchange(true)) {
+    for (;;) pause();
+  }
+  JsonLine line("shared_race");
+  line.str("kernel", b.launch->kernel_name()).dims("block", blockIdx).dims("thread", threadIdx);
+  line.str("access", store ? "write" : "read");
+  if (pc != 0) line.hex("pc", pc - 1);
+  line.dims("other_thread", thread_index(race.other_thread));
+  line.str("other_access", race.other_wrote ? "write" : "read");
+  if (race.other_pc != 0) line.hex("other_pc", race.other_pc - 1);
+  line.str("memory", dynamic ? "dynamic" : "static");
+  line.num("offset", static_cast<long long>(race.place - region_place));
+  line.num("bytes", static_cast<long long>(region_bytes));
+  char human[200];
+  std::snprintf(human, sizeof human,
+                "shared_race: threads %u and %u of a block of kernel %s touch one byte of shared "
+                "memory with no barrier between them",
+                race.other_thread, b.thread, b.launch->kernel_name());
+  emit(line, human);
+  _exit(kFatalExitCode);
+}
+
+// The race record's view of a shared-memory access of the running thread.
+void record_shared_access(BlockCounting& b, size_t region_place, const Range& region, bool dynamic,
+                          uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
+  if (region_place == SharedRaceRecord::kNone) return;
+  const size_t region_bytes = region.second - region.first;
+  const bool atomic = inside(b.atomic_access, address);
+  SharedRaceRecord::Race race;
+  if (b.races.access(region_place + (address - region.first), bytes, region_place + region_bytes,
+                     b.thread, store, atomic, pc, race))
+    report_shared_race(b, race, region_place, region_bytes, dynamic, store, pc);
+}
+
 }  // namespace
 
 void report_uncounted_blocks(const LaunchCounter& launch, uint64_t launched) {
@@ -296,12 +374,18 @@ void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
   (store ? b->announced_store : b->announced_load) = {address, address + bytes};
-  bool shared = inside(b->dynamic_smem, address);
-  for (unsigned i = 0; i < b->shared_array_count; ++i)
-    shared = shared || inside(b->shared_arrays[i], address);
-  if (shared) {
+  const bool dynamic = inside(b->dynamic_smem, address);
+  unsigned array = 0;
+  while (!dynamic && array < b->shared_array_count && !inside(b->shared_arrays[array], address))
+    ++array;
+  if (dynamic || array < b->shared_array_count) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
+    if (dynamic)
+      record_shared_access(*b, b->dynamic_place, b->dynamic_smem, true, address, bytes, store, pc);
+    else
+      record_shared_access(*b, b->shared_array_place[array], b->shared_arrays[array], false,
+                           address, bytes, store, pc);
     return;
   }
   const bool device = b->launch->in_device_buffer(address);

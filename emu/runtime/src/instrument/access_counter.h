@@ -70,6 +70,12 @@ void end_block_counting();
 void note_shared_array(const void* bytes, size_t size);
 // The running block passed a __syncthreads(). No-op when not counting.
 void note_block_barrier();
+// Warp `warp` of the running block passed a __syncwarp or a shuffle. No-op when not counting.
+void note_warp_barrier(unsigned warp);
+// An atomic function of the running thread works on [address, address + bytes) until
+// end_atomic_access: its accesses there are atomic ones (shared_races.h). No-op when not counting.
+void begin_atomic_access(uintptr_t address, uint64_t bytes);
+void end_atomic_access();
 
 // The state of the counted block this OS thread runs; null outside one, which every hook tests
 // first, inline (access_hooks.cpp): the graded runs' accesses cost a call, a thread-local load

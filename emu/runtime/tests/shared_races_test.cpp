@@ -1,0 +1,116 @@
+// Races on shared memory found from the accesses of a counted launch (src/instrument/
+// shared_races.h), in a file compiled with the counting flags (tests/CMakeLists.txt): what is a
+// race whatever order the threads run in, and what is not (a barrier, a warp barrier between
+// threads of one warp, two atomics, two plain writes, a thread and itself).
+#include <memory>
+#include <vector>
+
+#include "counting_util.h"
+#include "test_util.h"
+
+namespace emu_test {
+namespace {
+
+constexpr int kThreads = 64;  // two warps
+
+// Each thread reads its right neighbour's element, then overwrites its own. Without the barrier
+// between the two, first-to-last order reads every element before its owner writes it, so the
+// values come out right there (the reverse order would show it); the race is there in any order.
+template <bool kBarrier>
+__global__ void reads_neighbour_then_writes_own(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 300 + kBarrier>();
+  const unsigned t = threadIdx.x;
+  s[t] = static_cast<float>(t);
+  __syncthreads();
+  const float right = t + 1 < kThreads ? s[t + 1] : 0.0f;
+  if (kBarrier) __syncthreads();
+  s[t] = right * 2.0f;
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// One thread writes, the others read with no barrier between (read after write).
+__global__ void reads_before_the_barrier(float* out) {
+  auto& value = emu::block_shared<float, 302>();
+  if (threadIdx.x == 40) value = 3.0f;
+  out[threadIdx.x] = value;
+}
+
+// Within one warp, __syncwarp orders the lanes' shared-memory accesses.
+__global__ void lanes_swap_through_a_warp_barrier(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 303>();
+  const unsigned t = threadIdx.x, lane = t % 32, warp0 = t - lane;
+  s[t] = static_cast<float>(t);
+  __syncwarp();
+  out[t] = s[warp0 + (lane + 1) % 32];
+}
+
+// The same without the warp barrier: a race between lanes of one warp.
+__global__ void lanes_swap_without_a_warp_barrier(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 304>();
+  const unsigned t = threadIdx.x, lane = t % 32, warp0 = t - lane;
+  s[t] = static_cast<float>(t);
+  out[t] = s[warp0 + (lane + 1) % 32];
+}
+
+// Every thread adds to one shared counter atomically, and one thread reads it after a barrier.
+__global__ void counts_atomically(float* out) {
+  auto& count = emu::block_shared<unsigned, 305>();
+  auto& sum = emu::block_shared<float, 306>();
+  if (threadIdx.x == 0) count = 0, sum = 0.0f;
+  __syncthreads();
+  atomicAdd(&count, 1u);
+  atomicAdd(&sum, 0.5f);
+  atomicMax(&count, 1u);
+  __syncthreads();
+  out[threadIdx.x] = static_cast<float>(count) + sum;
+}
+
+// A plain read of a counter other threads add to atomically, with no barrier between.
+__global__ void reads_an_atomic_counter_early(float* out) {
+  auto& count = emu::block_shared<unsigned, 307>();
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  if (threadIdx.x != 50) atomicAdd(&count, 1u);
+  if (threadIdx.x == 50) out[0] = static_cast<float>(count);
+}
+
+// Every thread stores the same flag: two plain writes, harmless, and not reported.
+__global__ void every_thread_sets_the_flag(float* out) {
+  auto& flag = emu::block_shared<int, 308>();
+  flag = 1;
+  __syncthreads();
+  out[threadIdx.x] = static_cast<float>(flag);
+}
+
+void run_counted(void (*kernel)(float*), bool counted = true) {
+  std::unique_ptr<CountingScope> counting(counted ? new CountingScope : nullptr);
+  float* out = to_device(std::vector<float>(kThreads, 0.0f));
+  emu::launch(kernel, dim3(2), dim3(kThreads), 0, 0, out);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(out);
+}
+
+TEST(SharedRacesDeathTest, AMissingBarrierIsARaceInAnyOrder) {
+  EXPECT_EXIT(run_counted(reads_neighbour_then_writes_own<false>), testing::ExitedWithCode(86),
+              "shared_race: threads [0-9]+ and [0-9]+ of a block of kernel");
+  EXPECT_EXIT(run_counted(reads_before_the_barrier), testing::ExitedWithCode(86), "shared_race");
+  EXPECT_EXIT(run_counted(lanes_swap_without_a_warp_barrier), testing::ExitedWithCode(86),
+              "shared_race");
+  EXPECT_EXIT(run_counted(reads_an_atomic_counter_early), testing::ExitedWithCode(86),
+              "shared_race");
+}
+
+TEST(SharedRaces, OrderedAccessesAreNone) {
+  for (auto kernel : {reads_neighbour_then_writes_own<true>, lanes_swap_through_a_warp_barrier,
+                      counts_atomically, every_thread_sets_the_flag})
+    run_counted(kernel);
+}
+
+// Only counted launches keep the record: an uncounted one runs as before, race and all.
+TEST(SharedRaces, UncountedLaunchesAreNotChecked) {
+  run_counted(reads_neighbour_then_writes_own<false>, /*counted=*/false);
+}
+
+}  // namespace
+}  // namespace emu_test
