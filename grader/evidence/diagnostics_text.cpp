@@ -206,11 +206,27 @@ std::string DescribeEmuDiagnostic(const json& d, const std::string& executable,
            (other_line.empty() ? "" : " at " + other_line) + ", and thread " +
            (d.contains("thread") ? Triple(d["thread"]) : "?") + " of the same block" +
            (d.contains("block") ? " " + Triple(d["block"]) : "") + " then " +
-           (Text(d, "access") == "write" ? "wrote" : "read") + " it" + at +
-           ", with no __syncthreads() between them. On a GPU the threads run in no fixed order, "
+           (Text(d, "access") != "write"         ? "read it"
+            : Text(d, "other_access") == "write" ? "wrote another value there"
+                                                 : "wrote it") +
+           at +
+           (IntegerField(d, "same_warp", 0) != 0
+                ? ", with no __syncwarp() or __syncthreads() between them (lanes of one warp too "
+                  "run in no fixed order since Volta, and a shuffle orders no memory). On a GPU "
+                  "the threads run in no fixed order, "
+                : ", with no __syncthreads() between them. On a GPU the threads run in no fixed "
+                  "order, ") +
            "so the second may come first. Usual cause: a missing __syncthreads() between the "
            "loop that reads a tile and the loads that overwrite it for the next step (or "
            "between those loads and the reads).";
+  }
+  if (kind == "shared_record_full") {
+    return "more __shared__ memory in one block of " + (kernel.empty() ? "your kernel" : kernel) +
+           " than a GPU's block can hold (array number " +
+           std::to_string(IntegerField(d, "arrays", 0) + 1) + ", of " +
+           std::to_string(IntegerField(d, "bytes", 0)) +
+           " bytes): the CPU backend cannot check such a block for races. Declare fewer, larger "
+           "__shared__ arrays (a GPU block has at most 227 KiB of shared memory).";
   }
   if (kind == "counting_incomplete") {
     return "a counted launch of " + DemangleSymbol(Text(d, "kernel", "your kernel")) + " ran " +

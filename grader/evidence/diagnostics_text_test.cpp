@@ -44,6 +44,25 @@ TEST(DiagnosticsText, SharedRaceNamesBothThreadsAndTheMissingBarrier) {
                       "thread (15,0,0) of the same block (2,0,0) then read it"),
             std::string::npos)
       << DescribeEmuDiagnostic(dynamic, "", nullptr);
+  auto overwritten = d;
+  overwritten["other_access"] = "write";
+  EXPECT_NE(DescribeEmuDiagnostic(overwritten, "", nullptr)
+                .find("thread (0,1,0) wrote byte 64 of a 1024-byte __shared__ array, and thread "
+                      "(15,0,0) of the same block (2,0,0) then wrote another value there"),
+            std::string::npos)
+      << DescribeEmuDiagnostic(overwritten, "", nullptr);
+}
+
+TEST(DiagnosticsText, ASharedRecordFullNamesTheArrayAndTheLimit) {
+  const auto d = nlohmann::json::parse(R"({"kind": "shared_record_full",
+      "kernel": "_Z5tiledPKfS0_Pfiii", "block": [0, 0, 0], "arrays": 256, "bytes": 1024})");
+  EXPECT_EQ(
+      DescribeEmuDiagnostic(d, "", nullptr)
+          .rfind("more __shared__ memory in one block of tiled(float const*, float const*, float*, "
+                 "int, int, int) than a GPU's block can hold (array number 257, of 1024 bytes)",
+                 0),
+      0u)
+      << DescribeEmuDiagnostic(d, "", nullptr);
 }
 
 // With the case's shape, a read names the matrix of that size, and the advice its own load.

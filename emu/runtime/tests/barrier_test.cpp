@@ -187,6 +187,34 @@ TEST(Barriers, SyncwarpOrdersAWarp) {
   cudaFree(d_out);
 }
 
+// Half a warp syncs and shuffles among itself (its mask) inside a branch while the other half
+// already waits at the __syncthreads every thread reaches: legal since Volta, and no divergence.
+__global__ void half_warp_syncs_beside_a_block_barrier(int* out) {
+  auto& s = emu::block_shared<int[32], 120>();
+  const int t = static_cast<int>(threadIdx.x);
+  int v = -1;
+  if (t < 16) {
+    s[t] = t;
+    __syncwarp(0x0000ffffu);
+    v = s[15 - t] + __shfl_sync(0x0000ffffu, 100 * t, 1, 16);
+  }
+  __syncthreads();
+  out[t] = v;
+}
+
+TEST(Barriers, AHalfWarpSyncsOnItsOwnMask) {
+  int* d_out = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_out, 32 * sizeof(int)), cudaSuccess);
+  for (const char* o : all_orders()) {
+    OrderScope order(o);
+    emu::launch(half_warp_syncs_beside_a_block_barrier, 1, 32, 0, 0, d_out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << o;
+    const std::vector<int> out = to_host(d_out, 32);
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], t < 16 ? 15 - t + 100 : -1) << o << ", " << t;
+  }
+  cudaFree(d_out);
+}
+
 __global__ void barrier_after_early_return(float* data) {
   if (threadIdx.x >= 16) return;
   data[threadIdx.x] = 1;

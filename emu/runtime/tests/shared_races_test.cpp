@@ -3,6 +3,7 @@
 // race whatever order the threads run in, and what is not (a barrier, a warp barrier between
 // threads of one warp, two atomics, two plain writes, a thread and itself).
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "counting_util.h"
@@ -83,6 +84,38 @@ __global__ void every_thread_sets_the_flag(float* out) {
   out[threadIdx.x] = static_cast<float>(flag);
 }
 
+// Thread 0 clears the element every thread then stores, with no barrier between: two writes of
+// different values (r32_clearing_races_the_loads_write_after_write).
+__global__ void clears_then_stores_without_a_barrier(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 309>();
+  const unsigned t = threadIdx.x;
+  if (t == 0)
+    for (int i = 0; i < kThreads; ++i) s[i] = 0.0f;
+  s[t] = static_cast<float>(t + 1);
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// A shuffle between a lane's store and another lane's read orders nothing in CUDA's memory model
+// (r32_shuffle_taken_for_a_warp_barrier); __syncwarp does (lanes_swap_through_a_warp_barrier).
+__global__ void lanes_swap_across_a_shuffle(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 310>();
+  const unsigned t = threadIdx.x, lane = t % 32, warp0 = t - lane;
+  s[t] = static_cast<float>(t);
+  const float mine = __shfl_sync(0xffffffffu, s[t], lane);
+  out[t] = mine + s[warp0 + (lane + 1) % 32];
+}
+
+// More __shared__ arrays than a GPU's block has room for: the record would lose the last ones.
+template <int... I>
+__device__ void touch_arrays(std::integer_sequence<int, I...>) {
+  ((emu::block_shared<char, 1000 + I>() = 1), ...);
+}
+__global__ void declares_three_hundred_arrays(float* out) {
+  touch_arrays(std::make_integer_sequence<int, 300>{});
+  out[threadIdx.x] = 1.0f;
+}
+
 void run_counted(void (*kernel)(float*), bool counted = true) {
   std::unique_ptr<CountingScope> counting(counted ? new CountingScope : nullptr);
   float* out = to_device(std::vector<float>(kThreads, 0.0f));
@@ -99,6 +132,14 @@ TEST(SharedRacesDeathTest, AMissingBarrierIsARaceInAnyOrder) {
               "shared_race");
   EXPECT_EXIT(run_counted(reads_an_atomic_counter_early), testing::ExitedWithCode(86),
               "shared_race");
+  EXPECT_EXIT(run_counted(clears_then_stores_without_a_barrier), testing::ExitedWithCode(86),
+              "shared_race");
+  EXPECT_EXIT(run_counted(lanes_swap_across_a_shuffle), testing::ExitedWithCode(86), "shared_race");
+}
+
+TEST(SharedRacesDeathTest, MoreArraysThanTheRecordHoldsEndTheRun) {
+  EXPECT_EXIT(run_counted(declares_three_hundred_arrays), testing::ExitedWithCode(86),
+              "shared_record_full: kernel .* has more __shared__ arrays");
 }
 
 TEST(SharedRaces, OrderedAccessesAreNone) {

@@ -277,10 +277,9 @@ const FamilyText kCpuAllowed[] = {
      "after_dynamic_init)",
      nullptr, InKernel::kCallable},
     // The emulator's copies, which __builtin_memcpy and kin are rewritten to, its count of an
-    // atomic's read (emu/rewrite's uncounted_access.h), and the brackets of its atomic functions
-    // (labkit_emu/atomics.h).
-    {"__emu_device_(memcpy|memmove|memset|atomic_read|atomic_begin|atomic_end)", nullptr,
-     InKernel::kCallable},
+    // atomic's read (emu/rewrite's uncounted_access.h), and CUDA's atomic functions, which do
+    // their work in the runtime (labkit_emu/atomics.h).
+    {"__emu_device_(memcpy|memmove|memset|atomic_read|atomic)", nullptr, InKernel::kCallable},
     {kCudaRuntime, nullptr},
 };
 

@@ -26,8 +26,9 @@ enum class BarrierOp { plain, count, all, any };
 // Blocks the calling CUDA thread until every thread of its block reaches a barrier; returns the
 // count/and/or of the predicates for the __syncthreads_* variants.
 int barrier_block(const char* file, int line, BarrierOp op, int predicate);
-// __syncwarp: the same for the 32 threads of the caller's warp.
-void barrier_warp(const char* file, int line);
+// __syncwarp: the same for the lanes of the caller's warp that `mask` names (those that have not
+// returned).
+void barrier_warp(const char* file, int line, unsigned mask = 0xffffffffu);
 void thread_fence();
 
 // Warp shuffles: every live lane of the warp publishes a value (up to 8 bytes) and waits at a warp
@@ -37,8 +38,8 @@ struct WarpView {
   unsigned lane;
   uint32_t lanes;
 };
-WarpView warp_exchange(uint64_t value);
-void warp_exchange_done();
+WarpView warp_exchange(uint64_t value, unsigned mask = 0xffffffffu);
+void warp_exchange_done(unsigned mask = 0xffffffffu);
 // Lane `lane`'s value in the calling warp's last exchange (0 to 31). Read by the runtime, not by
 // code compiled with the submission: a shuffle moves registers, and in a counting run the slots'
 // memory would otherwise count as global memory read (it is the emulator's, on the host), which a
@@ -48,30 +49,31 @@ uint64_t warp_value(int lane);
 // Reads lane source_of(lane)'s value; a lane outside the warp or not taking part gives the
 // caller's own value, as CUDA specifies for out-of-range sources.
 template <class T, class SourceOf>
-static inline T shuffle(T value, SourceOf source_of) {
+static inline T shuffle(T value, SourceOf source_of, unsigned mask) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move up to 8 bytes");
   uint64_t bits = 0;
   memcpy(&bits, &value, sizeof(T));
-  const WarpView view = warp_exchange(bits);
+  const WarpView view = warp_exchange(bits, mask);
   const int source = source_of(static_cast<int>(view.lane));
   T result = value;
   if (source >= 0 && source < 32 && (view.lanes >> source & 1u)) {
     const uint64_t got = warp_value(source);
     memcpy(&result, &got, sizeof(T));
   }
-  warp_exchange_done();
+  warp_exchange_done(mask);
   return result;
 }
 
-// The lanes whose predicate is non-zero; *lanes receives the lanes that took part.
-static inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
-  const WarpView view = warp_exchange(predicate != 0);
+// The lanes of `mask` whose predicate is non-zero; *lanes receives the lanes that took part.
+static inline unsigned warp_ballot(int predicate, unsigned mask, unsigned* lanes = nullptr) {
+  const WarpView view = warp_exchange(predicate != 0, mask);
+  const unsigned taking_part = view.lanes & mask;
   unsigned bits = 0;
   for (int lane = 0; lane < 32; ++lane) {
-    if ((view.lanes >> lane & 1u) && warp_value(lane) != 0) bits |= 1u << lane;
+    if ((taking_part >> lane & 1u) && warp_value(lane) != 0) bits |= 1u << lane;
   }
-  if (lanes != nullptr) *lanes = view.lanes;
-  warp_exchange_done();
+  if (lanes != nullptr) *lanes = taking_part;
+  warp_exchange_done(mask);
   return bits;
 }
 
@@ -79,41 +81,52 @@ static inline unsigned warp_ballot(int predicate, unsigned* lanes = nullptr) {
 unsigned live_lanes();
 }  // namespace emu::detail
 
-// Warp-level primitives. The mask is ignored: every live lane of the warp takes part. `width`
-// splits the warp into sections of that many lanes, as in CUDA.
+// Warp-level primitives. The lanes `mask` names (those that have not returned) take part, and
+// wait for each other; `width` splits the warp into sections of that many lanes, as in CUDA.
 template <class T>
-static inline T __shfl_sync(unsigned, T var, int src_lane, int width = warpSize) {
+static inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
   return ::emu::detail::shuffle(
-      var, [&](int lane) { return (lane / width) * width + ((src_lane % width) + width) % width; });
+      var, [&](int lane) { return (lane / width) * width + ((src_lane % width) + width) % width; },
+      mask);
 }
 template <class T>
-static inline T __shfl_up_sync(unsigned, T var, unsigned delta, int width = warpSize) {
-  return ::emu::detail::shuffle(var, [&](int lane) {
-    return lane % width >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane;
-  });
+static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return ::emu::detail::shuffle(
+      var,
+      [&](int lane) {
+        return lane % width >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane;
+      },
+      mask);
 }
 template <class T>
-static inline T __shfl_down_sync(unsigned, T var, unsigned delta, int width = warpSize) {
-  return ::emu::detail::shuffle(var, [&](int lane) {
-    return lane % width + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane;
-  });
+static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return ::emu::detail::shuffle(
+      var,
+      [&](int lane) {
+        return lane % width + static_cast<int>(delta) < width ? lane + static_cast<int>(delta)
+                                                              : lane;
+      },
+      mask);
 }
 template <class T>
-static inline T __shfl_xor_sync(unsigned, T var, int lane_mask, int width = warpSize) {
-  return ::emu::detail::shuffle(var, [&](int lane) {
-    const int source = lane ^ lane_mask;
-    return source / width == lane / width ? source : lane;
-  });
+static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  return ::emu::detail::shuffle(
+      var,
+      [&](int lane) {
+        const int source = lane ^ lane_mask;
+        return source / width == lane / width ? source : lane;
+      },
+      mask);
 }
-static inline unsigned __ballot_sync(unsigned, int predicate) {
-  return ::emu::detail::warp_ballot(predicate);
+static inline unsigned __ballot_sync(unsigned mask, int predicate) {
+  return ::emu::detail::warp_ballot(predicate, mask);
 }
-static inline int __any_sync(unsigned, int predicate) {
-  return ::emu::detail::warp_ballot(predicate) != 0;
+static inline int __any_sync(unsigned mask, int predicate) {
+  return ::emu::detail::warp_ballot(predicate, mask) != 0;
 }
-static inline int __all_sync(unsigned, int predicate) {
+static inline int __all_sync(unsigned mask, int predicate) {
   unsigned lanes = 0;
-  return ::emu::detail::warp_ballot(predicate, &lanes) == lanes;
+  return ::emu::detail::warp_ballot(predicate, mask, &lanes) == lanes;
 }
 static inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
 
@@ -126,8 +139,15 @@ static inline unsigned __activemask() { return ::emu::detail::live_lanes(); }
   ::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::all, (pred) ? 1 : 0)
 #define __syncthreads_or(pred) \
   ::emu::detail::barrier_block(__FILE__, __LINE__, ::emu::detail::BarrierOp::any, (pred) ? 1 : 0)
-// The mask is ignored: every live thread of the warp takes part.
-#define __syncwarp(...) ::emu::detail::barrier_warp(__FILE__, __LINE__)
+// The lanes the mask names (all of them where none is given) wait for each other. The mask is
+// the argument of a call the macro leaves in place: __syncwarp() and __syncwarp(m) alike, without
+// the comma-eliding extension ISO mode lacks.
+namespace emu::detail {
+static inline auto barrier_warp_at(const char* file, int line) {
+  return [file, line](unsigned mask = 0xffffffffu) { barrier_warp(file, line, mask); };
+}
+}  // namespace emu::detail
+#define __syncwarp ::emu::detail::barrier_warp_at(__FILE__, __LINE__)
 
 static inline void __threadfence() { ::emu::detail::thread_fence(); }
 static inline void __threadfence_block() { ::emu::detail::thread_fence(); }

@@ -20,12 +20,12 @@ int barrier_block(const char* file, int line, BarrierOp op, int predicate) {
   return w->wait_block(file, line, op, predicate);
 }
 
-void barrier_warp(const char* file, int line) {
-  if (Worker* w = Worker::running()) w->wait_warp(file, line);
+void barrier_warp(const char* file, int line, unsigned mask) {
+  if (Worker* w = Worker::running()) w->wait_warp(file, line, mask);
 }
 
-WarpView warp_exchange(uint64_t value) {
-  if (Worker* w = Worker::running()) return w->exchange(value);
+WarpView warp_exchange(uint64_t value, unsigned mask) {
+  if (Worker* w = Worker::running()) return w->exchange(value, mask);
   host_exchange = value;  // host code: a warp of one
   return WarpView{&host_exchange, 0, 1u};
 }
@@ -41,9 +41,9 @@ uint64_t warp_value(int lane) {
   return lane == 0 ? host_exchange : 0;  // host code: a warp of one
 }
 
-void warp_exchange_done() {
+void warp_exchange_done(unsigned mask) {
   // A second barrier, so that no lane overwrites its slot before every lane has read.
-  if (Worker* w = Worker::running()) w->wait_warp("a warp shuffle", 0);
+  if (Worker* w = Worker::running()) w->wait_warp(Worker::kShuffleWait, 0, mask);
 }
 
 void thread_fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

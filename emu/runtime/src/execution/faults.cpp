@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "access_counter.h"
 #include "diagnostics.h"
 #include "guards.h"
 #include "memory.h"
@@ -65,7 +66,9 @@ void on_fault(int signal, siginfo_t* info, void* context) {
   }
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
   const auto* uc = static_cast<const ucontext_t*>(context);
-  const uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  // In one of CUDA's atomic functions, the kernel's call of it (device_atomics.cpp).
+  const uintptr_t pc = atomic_caller != 0 ? atomic_caller - 1
+                                          : static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
   // Bit 1 of the x86 page-fault error code: the access was a write.
   const char* access = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "write" : "read";
 

@@ -331,11 +331,12 @@ int Worker::wait_block(const char* file, int line, BarrierOp op, int predicate) 
   return 0;
 }
 
-void Worker::wait_warp(const char* file, int line) {
+void Worker::wait_warp(const char* file, int line, uint32_t mask) {
   Slot& s = slots_[current_];
   states_[current_] = State::waiting;
   ++waiting_;
   s.at_warp_barrier = true;
+  s.warp_mask = mask;
   s.file = file;
   s.line = line;
   const unsigned warp = current_ / 32;
@@ -351,10 +352,10 @@ uint64_t Worker::exchanged(int lane) const {
   return slot < exchange_.size() ? exchange_[slot] : 0;
 }
 
-WarpView Worker::exchange(uint64_t value) {
+WarpView Worker::exchange(uint64_t value, uint32_t mask) {
   const unsigned t = current_;
   exchange_[t] = value;
-  wait_warp("a warp shuffle", 0);
+  wait_warp(kShuffleWait, 0, mask);
   const unsigned warp = t / 32;
   return WarpView{exchange_.data() + warp * 32, t % 32, warp_released_[warp]};
 }
@@ -373,30 +374,32 @@ bool Worker::resolve_barriers() {
   released_.clear();
   const unsigned n = static_cast<unsigned>(states_.size());
   bool any_live = false;
-  // A warp whose every live thread waits at __syncwarp goes on first.
+  // Warp barriers go on first: a lane waiting at one goes on once every live lane its mask names
+  // waits at one too (the whole warp, for a full mask; half of it, say, beside the other half
+  // waiting at __syncthreads).
   for (unsigned w0 = 0; w0 < n; w0 += 32) {
     const unsigned end = std::min(n, w0 + 32);
-    bool waiting = false, all_waiting = true;
+    uint32_t live = 0, at_warp = 0;
     for (unsigned t = w0; t < end; ++t) {
       if (states_[t] == State::done) continue;
       any_live = true;
-      if (states_[t] == State::waiting && slots_[t].at_warp_barrier) {
-        waiting = true;
-      } else {
-        all_waiting = false;
-      }
+      live |= 1u << (t - w0);
+      if (states_[t] == State::waiting && slots_[t].at_warp_barrier) at_warp |= 1u << (t - w0);
     }
-    if (waiting && all_waiting) {
-      uint32_t lanes = 0;
-      for (unsigned t = w0; t < end; ++t) {
-        if (states_[t] != State::waiting) continue;
-        released_.push_back(t);
+    uint32_t lanes = 0;
+    for (unsigned t = w0; t < end; ++t)
+      if ((at_warp >> (t - w0) & 1u) && (slots_[t].warp_mask & live & ~at_warp) == 0)
         lanes |= 1u << (t - w0);
-      }
-      warp_released_[w0 / 32] = lanes;
-      races_.warp_barrier_released(w0 / 32);
-      note_warp_barrier(w0 / 32);
+    if (lanes == 0) continue;
+    bool syncwarp = false;  // a __syncwarp, which orders memory; a shuffle does not
+    for (unsigned t = w0; t < end; ++t) {
+      if ((lanes >> (t - w0) & 1u) == 0) continue;
+      released_.push_back(t);
+      syncwarp = syncwarp || slots_[t].file != kShuffleWait;
     }
+    warp_released_[w0 / 32] = lanes;
+    races_.warp_barrier_released(w0 / 32);
+    if (syncwarp) note_warp_barrier(w0 / 32);
   }
   if (!any_live) return false;
   if (!released_.empty()) return true;

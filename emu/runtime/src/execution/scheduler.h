@@ -62,9 +62,13 @@ class Worker {
 
   // Called from kernel code through the barrier builtins.
   int wait_block(const char* file, int line, BarrierOp op, int predicate);
-  void wait_warp(const char* file, int line);
+  // A shuffle's or vote's wait passes kShuffleWait as its file: it orders no memory
+  // (shared_races.h).
+  static constexpr const char* kShuffleWait = "a warp shuffle";
+  // Waits until every live lane of the warp that `mask` names waits at a warp barrier.
+  void wait_warp(const char* file, int line, uint32_t mask);
   // Warp shuffles: publish this thread's value and wait for the warp.
-  WarpView exchange(uint64_t value);
+  WarpView exchange(uint64_t value, uint32_t mask);
   // Lane `lane` (0 to 31) of the running thread's warp: its value in the warp's last exchange.
   uint64_t exchanged(int lane) const;
   unsigned live_lanes() const;
@@ -79,6 +83,7 @@ class Worker {
   // What a thread left at a barrier: written when it stops there, read only while it waits.
   struct Slot {
     bool at_warp_barrier;
+    uint32_t warp_mask;  // the lanes a warp barrier waits for
     BarrierOp op;
     int predicate;
     const char* file;

@@ -50,7 +50,6 @@ struct BlockCounting {
   SharedRaceRecord races;
   size_t shared_array_place[kMaxSharedArrays];
   size_t dynamic_place = SharedRaceRecord::kNone;
-  Range atomic_access{0, 0};  // the atomic function running now (__emu_device_atomic_begin)
   // The last load and the last store the instrumentation counted, so that the watched data's
   // fault on the access itself is not counted again (note_watched_access).
   Range announced_load{0, 0};
@@ -192,8 +191,7 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   state.shared_array_count = 0;
   state.races.begin_block();
   state.dynamic_place =
-      dynamic_bytes > 0 ? state.races.add_region(dynamic_bytes) : SharedRaceRecord::kNone;
-  state.atomic_access = {};
+      dynamic_bytes > 0 ? state.races.add_region(dynamic_bytes, true) : SharedRaceRecord::kNone;
   state.announced_load = state.announced_store = {};
   state.watched = watched;
   state.unannounced = AccessCounts{};
@@ -221,6 +219,9 @@ void end_block_counting() {
   // The launch outlives its blocks; only add() needs the non-const counter.
   const_cast<LaunchCounter*>(counted_block->launch)
       ->add(counted_block->counts, counted_block->watched, counted_block->unannounced);
+  SharedRaceRecord::Race race;
+  if (counted_block->races.settle(race))
+    report_shared_race(counted_block->launch->kernel_name(), race);
   counted_block->races.end_block();
   counted_block = nullptr;
 }
@@ -229,8 +230,15 @@ void note_shared_array(const void* bytes, size_t size) {
   if (counted_block == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
   BlockCounting& b = *counted_block;
+  const size_t place = b.shared_array_count < BlockCounting::kMaxSharedArrays
+                           ? b.races.add_region(size, false)
+                           : SharedRaceRecord::kNone;
+  // Past what a GPU's block can hold, the arrays could not be told from host memory, nor their
+  // races found (r32_tile_past_the_records_256_arrays): the run ends, named.
+  if (place == SharedRaceRecord::kNone && b.races.made())
+    report_shared_record_full(b.launch->kernel_name(), b.shared_array_count, size);
   if (b.shared_array_count < BlockCounting::kMaxSharedArrays) {
-    b.shared_array_place[b.shared_array_count] = b.races.add_region(size);
+    b.shared_array_place[b.shared_array_count] = place;
     b.shared_arrays[b.shared_array_count++] = {begin, begin + size};
   }
   b.counts.static_shared_bytes += size;  // each array once per block (poison_shared)
@@ -239,19 +247,15 @@ void note_shared_array(const void* bytes, size_t size) {
 void note_block_barrier() {
   if (counted_block == nullptr) return;
   ++counted_block->counts.barriers;
-  counted_block->races.block_barrier();
+  SharedRaceRecord::Race race;
+  if (counted_block->races.block_barrier(race))
+    report_shared_race(counted_block->launch->kernel_name(), race);
 }
 
 void note_warp_barrier(unsigned warp) {
-  if (counted_block != nullptr) counted_block->races.warp_barrier(warp);
-}
-
-void begin_atomic_access(uintptr_t address, uint64_t bytes) {
-  if (counted_block != nullptr) counted_block->atomic_access = {address, address + bytes};
-}
-
-void end_atomic_access() {
-  if (counted_block != nullptr) counted_block->atomic_access = {};
+  SharedRaceRecord::Race race;
+  if (counted_block != nullptr && counted_block->races.warp_barrier(warp, race))
+    report_shared_race(counted_block->launch->kernel_name(), race);
 }
 
 namespace {
@@ -299,50 +303,16 @@ bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t byte
   _exit(kFatalExitCode);
 }
 
-// CUDA thread `linear` of the running block, as threadIdx would hold it.
-uint3 thread_index(unsigned linear) {
-  const unsigned x = blockDim.x == 0 ? 1 : blockDim.x, y = blockDim.y == 0 ? 1 : blockDim.y;
-  return uint3{linear % x, linear / x % y, linear / (x * y)};
-}
-
-// Two threads of a counted block touched one byte of shared memory, one of them writing, with no
-// barrier between them: reported as "shared_race" with both accesses' places, then the run ends.
-[[noreturn]] void report_shared_race(const BlockCounting& b, const SharedRaceRecord::Race& race,
-                                     size_t region_place, size_t region_bytes, bool dynamic,
-                                     bool store, uintptr_t pc) {
-  static std::atomic<bool> reporting{false};
-  if (reporting.exchange(true)) {
-    for (;;) pause();
-  }
-  JsonLine line("shared_race");
-  line.str("kernel", b.launch->kernel_name()).dims("block", blockIdx).dims("thread", threadIdx);
-  line.str("access", store ? "write" : "read");
-  if (pc != 0) line.hex("pc", pc - 1);
-  line.dims("other_thread", thread_index(race.other_thread));
-  line.str("other_access", race.other_wrote ? "write" : "read");
-  if (race.other_pc != 0) line.hex("other_pc", race.other_pc - 1);
-  line.str("memory", dynamic ? "dynamic" : "static");
-  line.num("offset", static_cast<long long>(race.place - region_place));
-  line.num("bytes", static_cast<long long>(region_bytes));
-  char human[200];
-  std::snprintf(human, sizeof human,
-                "shared_race: threads %u and %u of a block of kernel %s touch one byte of shared "
-                "memory with no barrier between them",
-                race.other_thread, b.thread, b.launch->kernel_name());
-  emit(line, human);
-  _exit(kFatalExitCode);
-}
-
 // The race record's view of a shared-memory access of the running thread.
-void record_shared_access(BlockCounting& b, size_t region_place, const Range& region, bool dynamic,
-                          uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
+void record_shared_access(BlockCounting& b, size_t region_place, const Range& region,
+                          uintptr_t address, uint64_t bytes, bool store, bool atomic,
+                          uintptr_t pc) {
   if (region_place == SharedRaceRecord::kNone) return;
-  const size_t region_bytes = region.second - region.first;
-  const bool atomic = inside(b.atomic_access, address);
   SharedRaceRecord::Race race;
-  if (b.races.access(region_place + (address - region.first), bytes, region_place + region_bytes,
-                     b.thread, store, atomic, pc, race))
-    report_shared_race(b, race, region_place, region_bytes, dynamic, store, pc);
+  if (b.races.access(address, region_place + (address - region.first), bytes,
+                     region_place + (region.second - region.first), b.thread, store, atomic, pc,
+                     race))
+    report_shared_race(b.launch->kernel_name(), race);
 }
 
 }  // namespace
@@ -369,7 +339,8 @@ void add_global_access(AccessCounts& c, uint64_t bytes, bool store) {
 }
 }  // namespace
 
-void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
+namespace {
+void note_any_access(uintptr_t address, uint64_t bytes, bool store, bool atomic, uintptr_t pc) {
   BlockCounting* b = counted_block;
   if (b == nullptr) return;  // a caller that did not test it first
   AccessCounts& c = b->counts;
@@ -382,10 +353,11 @@ void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
     if (dynamic)
-      record_shared_access(*b, b->dynamic_place, b->dynamic_smem, true, address, bytes, store, pc);
+      record_shared_access(*b, b->dynamic_place, b->dynamic_smem, address, bytes, store, atomic,
+                           pc);
     else
-      record_shared_access(*b, b->shared_array_place[array], b->shared_arrays[array], false,
-                           address, bytes, store, pc);
+      record_shared_access(*b, b->shared_array_place[array], b->shared_arrays[array], address,
+                           bytes, store, atomic, pc);
     return;
   }
   const bool device = b->launch->in_device_buffer(address);
@@ -403,6 +375,16 @@ void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
   } else {
     ++c.other_accesses;
   }
+}
+}  // namespace
+
+void note_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t pc) {
+  note_any_access(address, bytes, store, /*atomic=*/false, pc);
+}
+
+void note_atomic_access(uintptr_t address, uint64_t bytes, uintptr_t pc) {
+  note_any_access(address, bytes, /*store=*/false, /*atomic=*/true, pc);
+  note_any_access(address, bytes, /*store=*/true, /*atomic=*/true, pc);
 }
 
 void note_watched_access(uintptr_t address, uint64_t bytes, bool store, uintptr_t watched_begin,

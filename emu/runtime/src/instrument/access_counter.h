@@ -72,10 +72,12 @@ void note_shared_array(const void* bytes, size_t size);
 void note_block_barrier();
 // Warp `warp` of the running block passed a __syncwarp or a shuffle. No-op when not counting.
 void note_warp_barrier(unsigned warp);
-// An atomic function of the running thread works on [address, address + bytes) until
-// end_atomic_access: its accesses there are atomic ones (shared_races.h). No-op when not counting.
-void begin_atomic_access(uintptr_t address, uint64_t bytes);
-void end_atomic_access();
+// One of CUDA's atomic functions (device_atomics.cpp) read and wrote [address, address + bytes):
+// counted as a load and a store, both atomic for the record of shared memory (shared_races.h).
+void note_atomic_access(uintptr_t address, uint64_t bytes, uintptr_t pc);
+// The return address of the running atomic function's call while it works, else 0: a fault on its
+// word is reported at the kernel's call (faults.cpp).
+extern __thread uintptr_t atomic_caller;
 
 // The state of the counted block this OS thread runs; null outside one, which every hook tests
 // first, inline (access_hooks.cpp): the graded runs' accesses cost a call, a thread-local load

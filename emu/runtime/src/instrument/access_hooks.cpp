@@ -69,16 +69,6 @@ void note_fill(void* dst, size_t n) {
 }
 }  // namespace
 
-// Around each of CUDA's atomic functions (labkit_emu/atomics.h): its accesses of the word it
-// works on are atomic ones, which race with no other atomic access (shared_races.h).
-extern "C" void __emu_device_atomic_begin(const volatile void* address, size_t n) {
-  if (__builtin_expect(emu::detail::counted_block != nullptr, 0))
-    emu::detail::begin_atomic_access(reinterpret_cast<uintptr_t>(address), n);
-}
-extern "C" void __emu_device_atomic_end() {
-  if (__builtin_expect(emu::detail::counted_block != nullptr, 0)) emu::detail::end_atomic_access();
-}
-
 extern "C" void __emu_device_atomic_read(const volatile void* address, size_t n) {
   EMU_NOTE_ACCESS(reinterpret_cast<uintptr_t>(address), n, /*store=*/false);
 }

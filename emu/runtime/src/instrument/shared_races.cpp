@@ -1,8 +1,14 @@
 #include "shared_races.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+
+#include "diagnostics.h"
+#include "labkit_emu/device_functions.h"
 
 namespace emu::detail {
 
@@ -20,8 +26,10 @@ bool SharedRaceRecord::begin_block() {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   cells_ = map == MAP_FAILED ? nullptr : static_cast<Cell*>(map);
   used_ = 0;
+  region_count_ = 0;
   phase_ = 1;
   std::fill_n(warp_phase_, kMaxWarps, 0);
+  pending_ = PendingWrite{};
   return cells_ != nullptr;
 }
 
@@ -37,11 +45,23 @@ std::pair<uintptr_t, uintptr_t> SharedRaceRecord::mapping() const {
                            : std::pair<uintptr_t, uintptr_t>{begin, begin + kMappingBytes};
 }
 
-size_t SharedRaceRecord::add_region(size_t bytes) {
-  if (cells_ == nullptr || bytes > kMaxBytes - used_) return kNone;
-  const size_t place = used_;
+size_t SharedRaceRecord::add_region(size_t bytes, bool dynamic) {
+  if (cells_ == nullptr || bytes > kMaxBytes - used_ || region_count_ == kMaxRegions) return kNone;
+  regions_[region_count_++] = {used_, bytes, dynamic};
   used_ += bytes;
-  return place;
+  return used_ - bytes;
+}
+
+bool SharedRaceRecord::block_barrier(Race& race) {
+  if (settle(race)) return true;
+  ++phase_;
+  return false;
+}
+
+bool SharedRaceRecord::warp_barrier(unsigned warp, Race& race) {
+  if (settle(race)) return true;
+  if (warp < kMaxWarps) ++warp_phase_[warp];
+  return false;
 }
 
 // Two accesses of one byte in the same barrier phase, by different threads, not both atomic, and
@@ -66,34 +86,124 @@ void SharedRaceRecord::note_read(Cell& cell, const Access& me) const {
   }
 }
 
-bool SharedRaceRecord::access(size_t place, size_t bytes, size_t region_end, unsigned thread,
-                              bool store, bool atomic, uintptr_t pc, Race& race) {
+void SharedRaceRecord::describe(const Access& other, const Access& me, bool other_wrote, bool wrote,
+                                size_t place, Race& race) const {
+  race.thread = me.thread;
+  race.wrote = wrote;
+  race.pc = me.pc;
+  race.other_thread = other.thread;
+  race.other_wrote = other_wrote;
+  race.other_pc = other.pc;
+  for (unsigned r = 0; r < region_count_; ++r)
+    if (place >= regions_[r].place && place < regions_[r].place + regions_[r].bytes) {
+      race.offset = place - regions_[r].place;
+      race.region_bytes = regions_[r].bytes;
+      race.dynamic = regions_[r].dynamic;
+    }
+}
+
+bool SharedRaceRecord::settle(Race& race) {
+  if (!pending_.active) return false;
+  const PendingWrite done = pending_;
+  pending_ = PendingWrite{};
+  const auto* now = reinterpret_cast<const unsigned char*>(done.address);
+  for (size_t i = 0; i < sizeof done.before; ++i)
+    if (done.compared[i] && now[i] != done.before[i]) {
+      race = done.race;
+      return true;
+    }
+  return false;
+}
+
+bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, size_t region_end,
+                              unsigned thread, bool store, bool atomic, uintptr_t pc, Race& race) {
   if (cells_ == nullptr || place >= region_end) return false;
+  if (settle(race)) return true;
   const unsigned warp = warp_of(thread);
   const uint32_t warp_phase = warp < kMaxWarps ? warp_phase_[warp] : 0;
   const Access me{phase_, warp_phase, static_cast<uint16_t>(thread), atomic, pc};
   const size_t end = std::min(place + bytes, region_end);
   for (size_t at = place; at < end; ++at) {
     Cell& cell = cells_[at];
-    // A read meets the last write; a write meets the reads (two plain writes are let be).
-    const Access* other = nullptr;
-    if (!store && conflicts(cell.write, thread, warp_phase, atomic)) other = &cell.write;
-    for (const Access& r : cell.read)
-      if (store && other == nullptr && conflicts(r, thread, warp_phase, atomic)) other = &r;
-    if (other != nullptr) {
-      race.other_thread = other->thread;
-      race.other_wrote = !store;
-      race.other_pc = other->pc;
-      race.place = at;
+    // A read meets the last write; a write meets the reads, and the last write (settle).
+    if (!store && conflicts(cell.write, thread, warp_phase, atomic)) {
+      describe(cell.write, me, true, false, at, race);
       return true;
     }
     if (store) {
+      for (const Access& r : cell.read)
+        if (conflicts(r, thread, warp_phase, atomic)) {
+          describe(r, me, false, true, at, race);
+          return true;
+        }
+      // The bytes another thread wrote, as they are before this write (access() runs just
+      // before the access itself), to be compared once it is done.
+      const size_t i = at - place;
+      if (i < sizeof pending_.before && conflicts(cell.write, thread, warp_phase, atomic)) {
+        if (!pending_.active) describe(cell.write, me, true, true, at, pending_.race);
+        pending_.active = true;
+        pending_.address = address;
+        pending_.compared[i] = true;
+        pending_.before[i] = reinterpret_cast<const unsigned char*>(address)[i];
+      }
       cell.write = me;
     } else {
       note_read(cell, me);
     }
   }
   return false;
+}
+
+namespace {
+// CUDA thread `linear` of the running block, as threadIdx would hold it.
+uint3 thread_index(unsigned linear) {
+  const unsigned x = blockDim.x == 0 ? 1 : blockDim.x, y = blockDim.y == 0 ? 1 : blockDim.y;
+  return uint3{linear % x, linear / x % y, linear / (x * y)};
+}
+
+// One report even when several OS threads' blocks find one at once; the others wait for _exit.
+void report_once() {
+  static std::atomic<bool> reporting{false};
+  if (reporting.exchange(true)) {
+    for (;;) pause();
+  }
+}
+}  // namespace
+
+void report_shared_race(const char* kernel, const SharedRaceRecord::Race& race) {
+  report_once();
+  JsonLine line("shared_race");
+  line.str("kernel", kernel).dims("block", blockIdx).dims("thread", thread_index(race.thread));
+  line.str("access", race.wrote ? "write" : "read");
+  if (race.pc != 0) line.hex("pc", race.pc - 1);  // in the call of the hook: addr2line's line
+  line.dims("other_thread", thread_index(race.other_thread));
+  line.str("other_access", race.other_wrote ? "write" : "read");
+  if (race.other_pc != 0) line.hex("other_pc", race.other_pc - 1);
+  line.str("memory", race.dynamic ? "dynamic" : "static");
+  line.num("offset", static_cast<long long>(race.offset));
+  line.num("bytes", static_cast<long long>(race.region_bytes));
+  line.num("same_warp", race.thread / 32 == race.other_thread / 32 ? 1 : 0);
+  char human[200];
+  std::snprintf(human, sizeof human,
+                "shared_race: threads %u and %u of a block of kernel %s touch one byte of shared "
+                "memory with no barrier between them",
+                race.other_thread, race.thread, kernel);
+  emit(line, human);
+  _exit(kFatalExitCode);
+}
+
+void report_shared_record_full(const char* kernel, unsigned arrays, size_t bytes) {
+  report_once();
+  JsonLine line("shared_record_full");
+  line.str("kernel", kernel).dims("block", blockIdx);
+  line.num("arrays", arrays).num("bytes", static_cast<long long>(bytes));
+  char human[200];
+  std::snprintf(human, sizeof human,
+                "shared_record_full: kernel %s has more __shared__ arrays or bytes in a block "
+                "than the CPU backend follows",
+                kernel);
+  emit(line, human);
+  _exit(kFatalExitCode);
 }
 
 }  // namespace emu::detail

@@ -6,11 +6,12 @@
 // barrier only when it is not the launch order) cannot hide it, as it can from the reverse and
 // random order runs (red-team case r7_forward_safe_race_order_probe_tsan_macro).
 //
-// What is not a race here, as on a GPU: two atomic accesses (atomics.h brackets each atomic
-// function); threads of one warp separated by __syncwarp or a shuffle (the scheduler's warp
-// barrier); a thread and itself. Two plain writes of one byte are not reported: a kernel that has
-// every thread store the same flag is common and harmless, and any read of the byte between them
-// or after is.
+// What is not a race here, as on a GPU: two atomic accesses (CUDA's atomic functions do their
+// work in the runtime, device_atomics.cpp, which says so); threads of one warp separated by
+// __syncwarp or a shuffle (the scheduler's warp barrier); a thread and itself; two plain writes of
+// the same value (every thread storing the same flag is common and harmless). Shuffles and votes
+// order no memory (only __syncwarp does, in CUDA's memory model), so they do not order lanes here
+// either.
 //
 // The record lives in a mapping of its own, made fresh for each counted block and named among the
 // memory no kernel may touch (own_memory.h), so neither an uncounted launch nor the counted block
@@ -24,16 +25,19 @@ namespace emu::detail {
 
 class SharedRaceRecord {
  public:
-  // The most shared bytes of one block recorded; bytes past it are left out (never a race).
+  // The most shared bytes, and regions, of one block recorded.
   static constexpr size_t kMaxBytes = size_t{256} << 10;
+  static constexpr unsigned kMaxRegions = 257;  // every __shared__ array, and dynamic memory
   static constexpr size_t kNone = ~size_t{0};
   static constexpr unsigned kMaxWarps = 32;
 
+  // Two accesses of one byte with no barrier between them: the earlier ("other") and the later.
   struct Race {
-    unsigned other_thread = 0;  // its index in the block
-    bool other_wrote = false;
-    uintptr_t other_pc = 0;
-    size_t place = 0;  // the byte's place in the record (add_region's, plus its offset)
+    unsigned thread = 0, other_thread = 0;  // indices in the block
+    bool wrote = false, other_wrote = false;
+    uintptr_t pc = 0, other_pc = 0;
+    size_t offset = 0, region_bytes = 0;  // the byte, in its region
+    bool dynamic = false;                 // the region is the dynamic shared memory
   };
 
   // A fresh record for the block about to run (none of a previous block's accesses remain).
@@ -43,16 +47,21 @@ class SharedRaceRecord {
   // The mapping, to be named among the memory kernels may not touch; {0, 0} when there is none.
   std::pair<uintptr_t, uintptr_t> mapping() const;
   // A region of `bytes` (a __shared__ array, or the dynamic shared memory): its first byte's place
-  // in the record, or kNone when the record is full.
-  size_t add_region(size_t bytes);
-  void block_barrier() { ++phase_; }
-  void warp_barrier(unsigned warp) {
-    if (warp < kMaxWarps) ++warp_phase_[warp];
-  }
-  // An access of `bytes` at `place` (add_region's, plus the offset) by thread `thread`;
-  // `region_end` bounds it. The first race it makes, if any.
-  bool access(size_t place, size_t bytes, size_t region_end, unsigned thread, bool store,
-              bool atomic, uintptr_t pc, Race& race);
+  // in the record, or kNone when the record is full (more regions or bytes than a GPU's block
+  // can have) or was never made.
+  size_t add_region(size_t bytes, bool dynamic);
+  bool made() const { return cells_ != nullptr; }
+  // Barriers. Each first settles the write that met another thread's write (settle).
+  bool block_barrier(Race& race);
+  bool warp_barrier(unsigned warp, Race& race);
+  // An access of `bytes` at `address`, `place` in the record (add_region's, plus the offset), by
+  // thread `thread`; `region_end` bounds it. True, with `race`, at the first race.
+  bool access(uintptr_t address, size_t place, size_t bytes, size_t region_end, unsigned thread,
+              bool store, bool atomic, uintptr_t pc, Race& race);
+  // Two plain writes of one byte by two threads are a race where the second changed it (every
+  // thread storing the same flag is common and harmless): the bytes are compared once the second
+  // write is done, at the record's next event. True, with `race`, where they changed.
+  bool settle(Race& race);
 
  private:
   struct Access {
@@ -65,13 +74,38 @@ class SharedRaceRecord {
   struct Cell {
     Access write, read[2];
   };
+  struct Region {
+    size_t place = 0, bytes = 0;
+    bool dynamic = false;
+  };
+  // A write that met another thread's write, in its first 16 bytes (an access's most).
+  struct PendingWrite {
+    bool active = false;
+    uintptr_t address = 0;  // the write's first byte
+    unsigned char before[16] = {};
+    bool compared[16] = {};  // the bytes another thread wrote
+    Race race;
+  };
   bool conflicts(const Access& a, unsigned thread, uint32_t warp_phase, bool atomic) const;
   void note_read(Cell& cell, const Access& me) const;
+  void describe(const Access& other, const Access& me, bool other_wrote, bool wrote, size_t place,
+                Race& race) const;
 
   Cell* cells_ = nullptr;
   size_t used_ = 0;
+  Region regions_[kMaxRegions];
+  unsigned region_count_ = 0;
   uint32_t phase_ = 1;
   uint32_t warp_phase_[kMaxWarps] = {};
+  PendingWrite pending_;
 };
+
+// The race, reported as "shared_race" with both accesses, in kernel `kernel` of the running
+// block; then the run ends.
+[[noreturn]] void report_shared_race(const char* kernel, const SharedRaceRecord::Race& race);
+// The block's shared memory outgrew the record (more __shared__ arrays or bytes than a GPU's
+// block can have), at array number `arrays` of `bytes`: reported as "shared_record_full"; then
+// the run ends.
+[[noreturn]] void report_shared_record_full(const char* kernel, unsigned arrays, size_t bytes);
 
 }  // namespace emu::detail
