@@ -77,7 +77,18 @@ INSTANTIATE_TEST_SUITE_P(
                    "auto& b = ::emu::block_shared<float[4], 1>();\n"},
         SharedCase{"InComment", "// __shared__ int x;\n/* __shared__ int y; */",
                    "// __shared__ int x;\n/* __shared__ int y; */"},
-        SharedCase{"InString", "puts(\"__shared__ int x;\");", "puts(\"__shared__ int x;\");"}),
+        SharedCase{"InString", "puts(\"__shared__ int x;\");", "puts(\"__shared__ int x;\");"},
+        // A type defined in the declaration is moved in front (shared_type_names.h), named where it
+        // was not; its lines stay where they were.
+        SharedCase{"UnnamedUnion", "__shared__ union { float a[4];\n int b[4]; } u, v;",
+                   "union __emu_shared_type_0 { float a[4];\n int b[4]; }; "
+                   "auto& u = ::emu::block_shared<union __emu_shared_type_0, 0>(); "
+                   "auto& v = ::emu::block_shared<union __emu_shared_type_0, 1>();"},
+        SharedCase{"NamedStructStatic", "static __shared__ struct Tile { float x; } t;",
+                   "struct Tile { float x; }; auto& t = ::emu::block_shared<struct Tile, 0>();"},
+        SharedCase{"UnnamedVolatileStruct", "__shared__ volatile struct { int n; } c;",
+                   "struct __emu_shared_type_0 { int n; }; "
+                   "auto& c = ::emu::block_shared<volatile struct __emu_shared_type_0, 0>();"}),
     [](const ::testing::TestParamInfo<SharedCase>& info) { return std::string(info.param.name); });
 
 TEST(SharedRewriteIds, AreUniqueAcrossFunctions) {

@@ -4,12 +4,17 @@
 #include "launch_rewrite.h"
 #include "made_directives.h"
 #include "shared_rewrite.h"
+#include "shared_type_names.h"
 #include "source.h"
 #include "uncounted_access.h"
 
 namespace emu::rewrite {
 
-RewriteResult rewrite_source(std::string_view text, bool counted) {
+RewriteResult rewrite_source(std::string_view source, bool counted) {
+  // A __shared__ variable's type defined in its declaration is moved in front first, so that the
+  // passes below see a declaration they can rewrite (shared_type_names.h).
+  const std::string named = name_shared_types(source);
+  const std::string_view text = named;
   const TokenizeResult tokens = tokenize(text);
   const LineMap lines(text, tokens.tokens);
   const Source src{text, tokens.tokens, lines};
