@@ -144,12 +144,15 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   return options;
 }
 
-namespace {
-
-bool HasSharedRace(const HarnessRun& run) {
-  return std::any_of(run.emu_diagnostics.begin(), run.emu_diagnostics.end(),
-                     [](const nlohmann::json& d) { return d.value("kind", "") == "shared_race"; });
+Finding SharedRaceFinding(GradeEnv& env, const HarnessRun& run, const std::string& executable) {
+  for (const nlohmann::json& d : run.emu_diagnostics)
+    if (d.value("kind", "") == "shared_race")
+      return {GradeStatus::kFailed, kDataRaceCause,
+              DescribeEmuDiagnostic(d, executable, &env.runner, nullptr)};
+  return {};
 }
+
+namespace {
 
 // The counting run of the default build's combined run (exercise_stages.cpp), taken as this
 // exercise's own when it counted it: its part, with every case of the exercise in their order.
@@ -221,7 +224,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const std::string where = "in the run in which the grader counts memory accesses: ";
   // The emulator's record of shared memory found two threads' accesses with no barrier between
   // them (emu's shared_races.h): a race, as racecheck's on a GPU, not a matter of technique.
-  if (emulated && !failure.passed() && HasSharedRace(run))
+  if (emulated && !failure.passed() && !SharedRaceFinding(env, run, build.executable).passed())
     return {GradeStatus::kFailed, kDataRaceCause, failure.message};
   if (failure.status == GradeStatus::kGraderError) {
     failure.message = where + failure.message;

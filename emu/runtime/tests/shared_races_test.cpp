@@ -67,13 +67,37 @@ __global__ void counts_atomically(float* out) {
   out[threadIdx.x] = static_cast<float>(count) + sum;
 }
 
-// A plain read of a counter other threads add to atomically, with no barrier between.
-__global__ void reads_an_atomic_counter_early(float* out) {
+// A plain store into a counter other threads add to atomically, with no barrier between.
+__global__ void stores_over_an_atomic_counter(float* out) {
   auto& count = emu::block_shared<unsigned, 307>();
   if (threadIdx.x == 0) count = 0;
   __syncthreads();
-  if (threadIdx.x != 50) atomicAdd(&count, 1u);
-  if (threadIdx.x == 50) out[0] = static_cast<float>(count);
+  if (threadIdx.x == 50)
+    count = 7;
+  else
+    atomicAdd(&count, 1u);
+  __syncthreads();
+  out[threadIdx.x] = static_cast<float>(count);
+}
+
+// The CUDA Programming Guide's atomicCAS loop for a float maximum starts with a plain read of a
+// word other threads' atomicCAS wrote: the loop corrects what it read, and it is no race here.
+__device__ float atomic_max_float(float* address, float value) {
+  int* word = reinterpret_cast<int*>(address);
+  int old = *word, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, __float_as_int(fmaxf(value, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+__global__ void guide_float_max(float* out) {
+  auto& best = emu::block_shared<float, 313>();
+  if (threadIdx.x == 0) best = -1.0f;
+  __syncthreads();
+  atomic_max_float(&best, static_cast<float>(threadIdx.x));
+  __syncthreads();
+  out[threadIdx.x] = best;
 }
 
 // Every thread stores the same flag: two plain writes, harmless, and not reported.
@@ -116,6 +140,36 @@ __global__ void declares_three_hundred_arrays(float* out) {
   out[threadIdx.x] = 1.0f;
 }
 
+// The atomic entry called directly with a width of 0: the record is told the 4 bytes the
+// exchange writes (r33_atomic_entry_called_with_zero_bytes), and another thread's plain read of
+// them in the same phase is a race.
+__global__ void exchanges_through_the_entry_with_no_width(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 311>();
+  const unsigned t = threadIdx.x;
+  unsigned long long bits = 0;
+  const float value = static_cast<float>(t);
+  __builtin_memcpy(&bits, &value, sizeof value);
+  __emu_device_atomic(&s[t], 0, __emu_atomic_exchange, bits, 0);
+  out[t] = s[(t + 1) % kThreads];
+}
+
+// The last thread copies a row over elements the others stored, in one copy (the counting copy a
+// counted compile makes of memcpy), with no barrier between: the conflicting bytes lie past the
+// first 16, and for 32 floats past the 64 compared (r33_wide_copy_overwrites_past_sixteen_bytes).
+template <int kLength>
+__global__ void copies_a_row_over_other_threads_stores(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 312 + kLength>();
+  const unsigned t = threadIdx.x;
+  s[t] = -1.0f;
+  if (t == kThreads - 1) {
+    float row[kLength];
+    for (int i = 0; i < kLength; ++i) row[i] = static_cast<float>(i);
+    __emu_device_memcpy(&s[0], row, sizeof row);
+  }
+  __syncthreads();
+  out[t] = s[t];
+}
+
 void run_counted(void (*kernel)(float*), bool counted = true) {
   std::unique_ptr<CountingScope> counting(counted ? new CountingScope : nullptr);
   float* out = to_device(std::vector<float>(kThreads, 0.0f));
@@ -130,11 +184,17 @@ TEST(SharedRacesDeathTest, AMissingBarrierIsARaceInAnyOrder) {
   EXPECT_EXIT(run_counted(reads_before_the_barrier), testing::ExitedWithCode(86), "shared_race");
   EXPECT_EXIT(run_counted(lanes_swap_without_a_warp_barrier), testing::ExitedWithCode(86),
               "shared_race");
-  EXPECT_EXIT(run_counted(reads_an_atomic_counter_early), testing::ExitedWithCode(86),
+  EXPECT_EXIT(run_counted(stores_over_an_atomic_counter), testing::ExitedWithCode(86),
               "shared_race");
   EXPECT_EXIT(run_counted(clears_then_stores_without_a_barrier), testing::ExitedWithCode(86),
               "shared_race");
   EXPECT_EXIT(run_counted(lanes_swap_across_a_shuffle), testing::ExitedWithCode(86), "shared_race");
+  EXPECT_EXIT(run_counted(exchanges_through_the_entry_with_no_width), testing::ExitedWithCode(86),
+              "shared_race");
+  EXPECT_EXIT(run_counted(copies_a_row_over_other_threads_stores<12>), testing::ExitedWithCode(86),
+              "shared_race");
+  EXPECT_EXIT(run_counted(copies_a_row_over_other_threads_stores<32>), testing::ExitedWithCode(86),
+              "shared_race");
 }
 
 TEST(SharedRacesDeathTest, MoreArraysThanTheRecordHoldsEndTheRun) {
@@ -144,7 +204,7 @@ TEST(SharedRacesDeathTest, MoreArraysThanTheRecordHoldsEndTheRun) {
 
 TEST(SharedRaces, OrderedAccessesAreNone) {
   for (auto kernel : {reads_neighbour_then_writes_own<true>, lanes_swap_through_a_warp_barrier,
-                      counts_atomically, every_thread_sets_the_flag})
+                      counts_atomically, every_thread_sets_the_flag, guide_float_max})
     run_counted(kernel);
 }
 

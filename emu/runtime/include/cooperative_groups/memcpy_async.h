@@ -3,9 +3,10 @@
 // CUDA's own, which needs libcu++, and a correct kernel did not compile.
 //
 // Every thread of the group calls memcpy_async with the same arguments, as in CUDA. Here the
-// threads share the copy out by rank, each copying its own slice of the bytes at once, so that
-// its reads and writes are that thread's (counted, and seen by the record of shared memory like
-// any store). As on a GPU, no thread may read the destination before wait(), the group's barrier.
+// threads share the copy out by rank, word by word (4 bytes, the way a GPU's threads copy it),
+// so that each word's read and write are one thread's: counted as a load and a store each, as a
+// staged kernel's own copy would be, and seen by the record of shared memory like any store. As
+// on a GPU, no thread may read the destination before wait(), the group's barrier.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -17,12 +18,10 @@ template <class Group, class Element, class Size>
 inline void memcpy_async(const Group& group, Element* dst, const Element* src, const Size& bytes) {
   const unsigned long long total = static_cast<unsigned long long>(bytes);
   const unsigned long long threads = group.size(), rank = group.thread_rank();
-  const unsigned long long share = (total + threads - 1) / threads;
-  const unsigned long long begin = rank * share;
-  const unsigned long long end = begin + share < total ? begin + share : total;
-  if (begin < end)
-    __builtin_memcpy(reinterpret_cast<char*>(dst) + begin,
-                     reinterpret_cast<const char*>(src) + begin, end - begin);
+  constexpr unsigned long long kWord = 4;
+  for (unsigned long long at = rank * kWord; at < total; at += threads * kWord)
+    __builtin_memcpy(reinterpret_cast<char*>(dst) + at, reinterpret_cast<const char*>(src) + at,
+                     total - at < kWord ? total - at : kWord);
 }
 
 // Every copy the group asked for is done and visible to all its threads.

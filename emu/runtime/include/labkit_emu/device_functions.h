@@ -204,6 +204,26 @@ static inline unsigned int __float_as_uint(float a) {
   return static_cast<unsigned>(__float_as_int(a));
 }
 static inline float __uint_as_float(unsigned int a) { return __int_as_float(static_cast<int>(a)); }
+static inline long long __double_as_longlong(double a) {
+  long long r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+static inline double __longlong_as_double(long long a) {
+  double r;
+  memcpy(&r, &a, sizeof r);
+  return r;
+}
+static inline int __double2hiint(double a) {
+  return static_cast<int>(__double_as_longlong(a) >> 32);
+}
+static inline int __double2loint(double a) {
+  return static_cast<int>(static_cast<unsigned>(__double_as_longlong(a)));
+}
+static inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double(static_cast<long long>(static_cast<unsigned long long>(hi) << 32 |
+                                                     static_cast<unsigned>(lo)));
+}
 static inline int __popc(unsigned int a) { return __builtin_popcount(a); }
 static inline int __popcll(unsigned long long a) { return __builtin_popcountll(a); }
 static inline int __clz(int a) { return a == 0 ? 32 : __builtin_clz(static_cast<unsigned>(a)); }

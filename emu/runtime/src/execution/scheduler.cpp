@@ -375,8 +375,8 @@ bool Worker::resolve_barriers() {
   const unsigned n = static_cast<unsigned>(states_.size());
   bool any_live = false;
   // Warp barriers go on first: a lane waiting at one goes on once every live lane its mask names
-  // waits at one too (the whole warp, for a full mask; half of it, say, beside the other half
-  // waiting at __syncthreads).
+  // waits at one with the same mask, as bar.warp.sync requires (half a warp may sync beside the
+  // other half waiting at __syncthreads; a lane at __syncwarp(m) holds a full __syncwarp() back).
   for (unsigned w0 = 0; w0 < n; w0 += 32) {
     const unsigned end = std::min(n, w0 + 32);
     uint32_t live = 0, at_warp = 0;
@@ -387,9 +387,14 @@ bool Worker::resolve_barriers() {
       if (states_[t] == State::waiting && slots_[t].at_warp_barrier) at_warp |= 1u << (t - w0);
     }
     uint32_t lanes = 0;
-    for (unsigned t = w0; t < end; ++t)
-      if ((at_warp >> (t - w0) & 1u) && (slots_[t].warp_mask & live & ~at_warp) == 0)
-        lanes |= 1u << (t - w0);
+    for (unsigned t = w0; t < end; ++t) {
+      if ((at_warp >> (t - w0) & 1u) == 0) continue;
+      const uint32_t named = slots_[t].warp_mask & live;
+      bool ready = (named & ~at_warp) == 0;
+      for (unsigned u = w0; ready && u < end; ++u)
+        ready = (named >> (u - w0) & 1u) == 0 || slots_[u].warp_mask == slots_[t].warp_mask;
+      if (ready) lanes |= 1u << (t - w0);
+    }
     if (lanes == 0) continue;
     bool syncwarp = false;  // a __syncwarp, which orders memory; a shuffle does not
     for (unsigned t = w0; t < end; ++t) {

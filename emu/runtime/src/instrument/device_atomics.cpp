@@ -87,12 +87,16 @@ extern "C" unsigned long long __emu_device_atomic(void* address, size_t bytes, i
                                                   unsigned long long compare) {
   const auto caller = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
   const auto at = reinterpret_cast<uintptr_t>(address);
+  // The width the operation works on, whatever the caller said: the record is told what is done
+  // (a kernel calling the entry with 0 bytes hid its stores:
+  // r33_atomic_entry_called_with_zero_bytes).
+  const size_t width = bytes == 8 ? 8 : 4;
   if (__builtin_expect(emu::detail::counted_block != nullptr, 0))
-    emu::detail::note_atomic_access(at, bytes, caller);
+    emu::detail::note_atomic_access(at, width, caller);
   // A fault on the word is the kernel's, at its call (faults.cpp reads this).
   emu::detail::atomic_caller = caller;
   unsigned long long old;
-  if (bytes == 8) {
+  if (width == 8) {
     old = apply<uint64_t, int64_t, double>(static_cast<uint64_t*>(address), op, operand, compare);
   } else {
     old = apply<uint32_t, int32_t, float>(static_cast<uint32_t*>(address), op,

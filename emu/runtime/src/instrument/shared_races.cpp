@@ -125,8 +125,10 @@ bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, siz
   const size_t end = std::min(place + bytes, region_end);
   for (size_t at = place; at < end; ++at) {
     Cell& cell = cells_[at];
-    // A read meets the last write; a write meets the reads, and the last write (settle).
-    if (!store && conflicts(cell.write, thread, warp_phase, atomic)) {
+    // A read meets the last write; a write meets the reads, and the last write (settle). A plain
+    // read of a word an atomic function wrote is let be: the CUDA Programming Guide's own
+    // atomicCAS loops start so (`int old = *address;`), and the loop corrects what it read.
+    if (!store && !cell.write.atomic && conflicts(cell.write, thread, warp_phase, atomic)) {
       describe(cell.write, me, true, false, at, race);
       return true;
     }
@@ -139,7 +141,11 @@ bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, siz
       // The bytes another thread wrote, as they are before this write (access() runs just
       // before the access itself), to be compared once it is done.
       const size_t i = at - place;
-      if (i < sizeof pending_.before && conflicts(cell.write, thread, warp_phase, atomic)) {
+      if (i >= kCompared && conflicts(cell.write, thread, warp_phase, atomic)) {
+        describe(cell.write, me, true, true, at, race);
+        return true;
+      }
+      if (i < kCompared && conflicts(cell.write, thread, warp_phase, atomic)) {
         if (!pending_.active) describe(cell.write, me, true, true, at, pending_.race);
         pending_.active = true;
         pending_.address = address;

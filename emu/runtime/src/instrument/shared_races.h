@@ -78,12 +78,14 @@ class SharedRaceRecord {
     size_t place = 0, bytes = 0;
     bool dynamic = false;
   };
-  // A write that met another thread's write, in its first 16 bytes (an access's most).
+  // A write that met another thread's write, in its first kCompared bytes (a copy may be longer:
+  // a conflict past them is a race outright, r33_wide_copy_overwrites_past_sixteen_bytes).
+  static constexpr size_t kCompared = 64;
   struct PendingWrite {
     bool active = false;
     uintptr_t address = 0;  // the write's first byte
-    unsigned char before[16] = {};
-    bool compared[16] = {};  // the bytes another thread wrote
+    unsigned char before[kCompared] = {};
+    bool compared[kCompared] = {};  // the bytes another thread wrote
     Race race;
   };
   bool conflicts(const Access& a, unsigned thread, uint32_t warp_phase, bool atomic) const;
