@@ -100,6 +100,15 @@ __global__ void guide_float_max(float* out) {
   out[threadIdx.x] = best;
 }
 
+// Tiles stored with atomic exchanges and read plainly by other threads with no barrier between:
+// a plain read of an atomically written word is excused only as an atomicCAS loop's first.
+__global__ void reads_atomically_stored_tiles_early(float* out) {
+  auto& s = emu::block_shared<float[kThreads], 314>();
+  const unsigned t = threadIdx.x;
+  atomicExch(&s[t], static_cast<float>(t));
+  out[t] = t > 0 ? s[t - 1] : 0.0f;
+}
+
 // Every thread stores the same flag: two plain writes, harmless, and not reported.
 __global__ void every_thread_sets_the_flag(float* out) {
   auto& flag = emu::block_shared<int, 308>();
@@ -185,6 +194,8 @@ TEST(SharedRacesDeathTest, AMissingBarrierIsARaceInAnyOrder) {
   EXPECT_EXIT(run_counted(lanes_swap_without_a_warp_barrier), testing::ExitedWithCode(86),
               "shared_race");
   EXPECT_EXIT(run_counted(stores_over_an_atomic_counter), testing::ExitedWithCode(86),
+              "shared_race");
+  EXPECT_EXIT(run_counted(reads_atomically_stored_tiles_early), testing::ExitedWithCode(86),
               "shared_race");
   EXPECT_EXIT(run_counted(clears_then_stores_without_a_barrier), testing::ExitedWithCode(86),
               "shared_race");

@@ -30,6 +30,7 @@ bool SharedRaceRecord::begin_block() {
   phase_ = 1;
   std::fill_n(warp_phase_, kMaxWarps, 0);
   pending_ = PendingWrite{};
+  excused_ = ExcusedRead{};
   return cells_ != nullptr;
 }
 
@@ -103,6 +104,11 @@ void SharedRaceRecord::describe(const Access& other, const Access& me, bool othe
 }
 
 bool SharedRaceRecord::settle(Race& race) {
+  if (excused_.active) {  // the thread's next event was no atomic on the word: the read raced
+    race = excused_.race;
+    excused_ = ExcusedRead{};
+    return true;
+  }
   if (!pending_.active) return false;
   const PendingWrite done = pending_;
   pending_ = PendingWrite{};
@@ -118,6 +124,11 @@ bool SharedRaceRecord::settle(Race& race) {
 bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, size_t region_end,
                               unsigned thread, bool store, bool atomic, uintptr_t pc, Race& race) {
   if (cells_ == nullptr || place >= region_end) return false;
+  // A read excused as an atomicCAS loop's first is one only where the same thread's next access
+  // is an atomic one of the word (threads switch only at barriers, so nothing comes between).
+  if (excused_.active && excused_.thread == thread && atomic && place <= excused_.place &&
+      excused_.place < place + bytes)
+    excused_ = ExcusedRead{};
   if (settle(race)) return true;
   const unsigned warp = warp_of(thread);
   const uint32_t warp_phase = warp < kMaxWarps ? warp_phase_[warp] : 0;
@@ -126,11 +137,16 @@ bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, siz
   for (size_t at = place; at < end; ++at) {
     Cell& cell = cells_[at];
     // A read meets the last write; a write meets the reads, and the last write (settle). A plain
-    // read of a word an atomic function wrote is let be: the CUDA Programming Guide's own
-    // atomicCAS loops start so (`int old = *address;`), and the loop corrects what it read.
-    if (!store && !cell.write.atomic && conflicts(cell.write, thread, warp_phase, atomic)) {
-      describe(cell.write, me, true, false, at, race);
-      return true;
+    // read of a word an atomic function wrote is excused where the reading thread's next access
+    // is an atomic one of it: the CUDA Programming Guide's atomicCAS loops start so
+    // (`int old = *address;`), and the loop corrects what it read.
+    if (!store && conflicts(cell.write, thread, warp_phase, atomic)) {
+      Race& said = cell.write.atomic ? excused_.race : race;
+      describe(cell.write, me, true, false, at, said);
+      if (!cell.write.atomic) return true;
+      if (!excused_.active) excused_.place = at;
+      excused_.active = true;
+      excused_.thread = thread;
     }
     if (store) {
       for (const Access& r : cell.read)

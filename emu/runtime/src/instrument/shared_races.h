@@ -60,7 +60,8 @@ class SharedRaceRecord {
               bool store, bool atomic, uintptr_t pc, Race& race);
   // Two plain writes of one byte by two threads are a race where the second changed it (every
   // thread storing the same flag is common and harmless): the bytes are compared once the second
-  // write is done, at the record's next event. True, with `race`, where they changed.
+  // write is done, at the record's next event. True, with `race`, where they changed; or where a
+  // read excused as an atomicCAS loop's first (ExcusedRead) was followed by something else.
   bool settle(Race& race);
 
  private:
@@ -88,6 +89,15 @@ class SharedRaceRecord {
     bool compared[kCompared] = {};  // the bytes another thread wrote
     Race race;
   };
+  // A plain read of a word another thread's atomic function wrote, excused until the reading
+  // thread's next access: an atomic one of the same word (an atomicCAS loop) clears it, anything
+  // else (or a barrier, or the block's end) makes it the race it was.
+  struct ExcusedRead {
+    bool active = false;
+    unsigned thread = 0;
+    size_t place = 0;
+    Race race;
+  };
   bool conflicts(const Access& a, unsigned thread, uint32_t warp_phase, bool atomic) const;
   void note_read(Cell& cell, const Access& me) const;
   void describe(const Access& other, const Access& me, bool other_wrote, bool wrote, size_t place,
@@ -100,6 +110,7 @@ class SharedRaceRecord {
   uint32_t phase_ = 1;
   uint32_t warp_phase_[kMaxWarps] = {};
   PendingWrite pending_;
+  ExcusedRead excused_;
 };
 
 // The race, reported as "shared_race" with both accesses, in kernel `kernel` of the running
