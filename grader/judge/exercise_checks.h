@@ -46,9 +46,9 @@ Finding FirstFailure(GradeEnv& env, const Exercise& ex, const HarnessRun& run,
 // the emulator (CPU backend) or by the GPU's profiler in the replay (GPU), replayed.
 HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id);
 
-// A counting run's race on shared memory (the CPU backend's record, emu's shared_races.h): failed
-// with kDataRaceCause and the race's own words; passed where the run found none.
-Finding SharedRaceFinding(GradeEnv& env, const HarnessRun& run, const std::string& executable);
+// A counting run's race on shared memory (the CPU backend's record, emu's shared_races.h): the
+// emulator's diagnostic of it, or null where the run found none.
+const nlohmann::json* SharedRaceIn(const HarnessRun& run);
 
 // `technique.measured`: passed when the counted run's accesses satisfy the rule; `why_not` is set
 // when a GPU could not be counted here (the caller then judges what the kernels declare).

@@ -180,10 +180,9 @@ Finding MeasuredQueryFinding(GradeEnv& env, const Exercise& ex, const std::strin
             "the grader's counting run under Nsight Compute stopped with no counts" + with + ": " +
                 run.process.Describe() + (said.empty() ? "" : " (" + said + ")")};
   }
-  if (emulated) {
-    Finding race = SharedRaceFinding(env, run, build.executable);
-    if (!race.passed()) return race;
-  }
+  if (const json* race = emulated ? SharedRaceIn(run) : nullptr)
+    return {GradeStatus::kFailed, kDataRaceCause,
+            DescribeEmuDiagnostic(*race, build.executable, &env.runner, nullptr)};
   if (!counted.reported) return technique(ex.function + with + ", " + DescribeDeath(run.process));
   if (counted.status != case_status::kOk)
     return technique("CUDA error " + counted.error + with + ": " + counted.detail);

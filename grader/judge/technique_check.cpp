@@ -144,12 +144,10 @@ HarnessOptions CountingOptions(const GradeEnv& env, const std::string& run_id) {
   return options;
 }
 
-Finding SharedRaceFinding(GradeEnv& env, const HarnessRun& run, const std::string& executable) {
+const nlohmann::json* SharedRaceIn(const HarnessRun& run) {
   for (const nlohmann::json& d : run.emu_diagnostics)
-    if (d.value("kind", "") == "shared_race")
-      return {GradeStatus::kFailed, kDataRaceCause,
-              DescribeEmuDiagnostic(d, executable, &env.runner, nullptr)};
-  return {};
+    if (d.value("kind", "") == "shared_race") return &d;
+  return nullptr;
 }
 
 namespace {
@@ -224,7 +222,7 @@ Finding MeasuredFailure(GradeEnv& env, const Exercise& ex, const std::string& ru
   const std::string where = "in the run in which the grader counts memory accesses: ";
   // The emulator's record of shared memory found two threads' accesses with no barrier between
   // them (emu's shared_races.h): a race, as racecheck's on a GPU, not a matter of technique.
-  if (emulated && !failure.passed() && !SharedRaceFinding(env, run, build.executable).passed())
+  if (emulated && !failure.passed() && SharedRaceIn(run) != nullptr)
     return {GradeStatus::kFailed, kDataRaceCause, failure.message};
   if (failure.status == GradeStatus::kGraderError) {
     failure.message = where + failure.message;

@@ -48,8 +48,8 @@ struct BlockCounting {
   unsigned shared_array_count = 0;
   // Where each array's bytes (and the dynamic shared memory's) lie in the race record.
   SharedRaceRecord races;
-  size_t shared_array_place[kMaxSharedArrays];
-  size_t dynamic_place = SharedRaceRecord::kNone;
+  SharedRaceRecord::Region shared_array_region[kMaxSharedArrays];
+  SharedRaceRecord::Region dynamic_region;
   // The last load and the last store the instrumentation counted, so that the watched data's
   // fault on the access itself is not counted again (note_watched_access).
   Range announced_load{0, 0};
@@ -190,8 +190,8 @@ void begin_block_counting(LaunchCounter& launch, const void* dynamic_smem, size_
   state.dynamic_smem = {begin, begin + dynamic_bytes};
   state.shared_array_count = 0;
   state.races.begin_block();
-  state.dynamic_place =
-      dynamic_bytes > 0 ? state.races.add_region(dynamic_bytes, true) : SharedRaceRecord::kNone;
+  state.dynamic_region =
+      dynamic_bytes > 0 ? state.races.add_region(dynamic_bytes, true) : SharedRaceRecord::Region{};
   state.announced_load = state.announced_store = {};
   state.watched = watched;
   state.unannounced = AccessCounts{};
@@ -230,15 +230,15 @@ void note_shared_array(const void* bytes, size_t size) {
   if (counted_block == nullptr) return;
   const auto begin = reinterpret_cast<uintptr_t>(bytes);
   BlockCounting& b = *counted_block;
-  const size_t place = b.shared_array_count < BlockCounting::kMaxSharedArrays
-                           ? b.races.add_region(size, false)
-                           : SharedRaceRecord::kNone;
+  const bool room = b.shared_array_count < BlockCounting::kMaxSharedArrays;
+  const SharedRaceRecord::Region region =
+      room ? b.races.add_region(size, false) : SharedRaceRecord::Region{};
   // Past what a GPU's block can hold, the arrays could not be told from host memory, nor their
   // races found (r32_tile_past_the_records_256_arrays): the run ends, named.
-  if (place == SharedRaceRecord::kNone && b.races.made())
+  if (region.place == SharedRaceRecord::kNone && b.races.made())
     report_shared_record_full(b.launch->kernel_name(), b.shared_array_count, size);
-  if (b.shared_array_count < BlockCounting::kMaxSharedArrays) {
-    b.shared_array_place[b.shared_array_count] = place;
+  if (room) {
+    b.shared_array_region[b.shared_array_count] = region;
     b.shared_arrays[b.shared_array_count++] = {begin, begin + size};
   }
   b.counts.static_shared_bytes += size;  // each array once per block (poison_shared)
@@ -303,14 +303,13 @@ bool touches_own_memory(const BlockCounting& b, uintptr_t address, uint64_t byte
   _exit(kFatalExitCode);
 }
 
-// The race record's view of a shared-memory access of the running thread.
-void record_shared_access(BlockCounting& b, size_t region_place, const Range& region,
-                          uintptr_t address, uint64_t bytes, bool store, bool atomic,
-                          uintptr_t pc) {
-  if (region_place == SharedRaceRecord::kNone) return;
+// The race record's view of a shared-memory access of the running thread, in the array (or
+// dynamic shared memory) at `memory`.
+void record_shared_access(BlockCounting& b, const SharedRaceRecord::Region& region,
+                          const Range& memory, uintptr_t address, uint64_t bytes, bool store,
+                          bool atomic, uintptr_t pc) {
   SharedRaceRecord::Race race;
-  if (b.races.access(address, region_place + (address - region.first), bytes,
-                     region_place + (region.second - region.first), b.thread, store, atomic, pc,
+  if (b.races.access(address, region, address - memory.first, bytes, b.thread, store, atomic, pc,
                      race))
     report_shared_race(b.launch->kernel_name(), race);
 }
@@ -353,10 +352,10 @@ void note_any_access(uintptr_t address, uint64_t bytes, bool store, bool atomic,
     (store ? c.shared_stores : c.shared_loads) += 1;
     (store ? c.shared_store_bytes : c.shared_load_bytes) += bytes;
     if (dynamic)
-      record_shared_access(*b, b->dynamic_place, b->dynamic_smem, address, bytes, store, atomic,
+      record_shared_access(*b, b->dynamic_region, b->dynamic_smem, address, bytes, store, atomic,
                            pc);
     else
-      record_shared_access(*b, b->shared_array_place[array], b->shared_arrays[array], address,
+      record_shared_access(*b, b->shared_array_region[array], b->shared_arrays[array], address,
                            bytes, store, atomic, pc);
     return;
   }

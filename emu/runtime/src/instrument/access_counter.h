@@ -70,7 +70,8 @@ void end_block_counting();
 void note_shared_array(const void* bytes, size_t size);
 // The running block passed a __syncthreads(). No-op when not counting.
 void note_block_barrier();
-// Warp `warp` of the running block passed a __syncwarp or a shuffle. No-op when not counting.
+// Warp `warp` of the running block passed a __syncwarp (a shuffle orders no memory, and is not
+// one). No-op when not counting.
 void note_warp_barrier(unsigned warp);
 // One of CUDA's atomic functions (device_atomics.cpp) read and wrote [address, address + bytes):
 // counted as a load and a store, both atomic for the record of shared memory (shared_races.h).

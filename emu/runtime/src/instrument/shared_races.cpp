@@ -26,7 +26,6 @@ bool SharedRaceRecord::begin_block() {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   cells_ = map == MAP_FAILED ? nullptr : static_cast<Cell*>(map);
   used_ = 0;
-  region_count_ = 0;
   phase_ = 1;
   std::fill_n(warp_phase_, kMaxWarps, 0);
   pending_ = PendingWrite{};
@@ -46,11 +45,10 @@ std::pair<uintptr_t, uintptr_t> SharedRaceRecord::mapping() const {
                            : std::pair<uintptr_t, uintptr_t>{begin, begin + kMappingBytes};
 }
 
-size_t SharedRaceRecord::add_region(size_t bytes, bool dynamic) {
-  if (cells_ == nullptr || bytes > kMaxBytes - used_ || region_count_ == kMaxRegions) return kNone;
-  regions_[region_count_++] = {used_, bytes, dynamic};
+SharedRaceRecord::Region SharedRaceRecord::add_region(size_t bytes, bool dynamic) {
+  if (cells_ == nullptr || bytes > kMaxBytes - used_) return Region{kNone, bytes, dynamic};
   used_ += bytes;
-  return used_ - bytes;
+  return Region{used_ - bytes, bytes, dynamic};
 }
 
 bool SharedRaceRecord::block_barrier(Race& race) {
@@ -88,19 +86,16 @@ void SharedRaceRecord::note_read(Cell& cell, const Access& me) const {
 }
 
 void SharedRaceRecord::describe(const Access& other, const Access& me, bool other_wrote, bool wrote,
-                                size_t place, Race& race) const {
+                                const Region& region, size_t offset, Race& race) {
   race.thread = me.thread;
   race.wrote = wrote;
   race.pc = me.pc;
   race.other_thread = other.thread;
   race.other_wrote = other_wrote;
   race.other_pc = other.pc;
-  for (unsigned r = 0; r < region_count_; ++r)
-    if (place >= regions_[r].place && place < regions_[r].place + regions_[r].bytes) {
-      race.offset = place - regions_[r].place;
-      race.region_bytes = regions_[r].bytes;
-      race.dynamic = regions_[r].dynamic;
-    }
+  race.offset = offset;
+  race.region_bytes = region.bytes;
+  race.dynamic = region.dynamic;
 }
 
 bool SharedRaceRecord::settle(Race& race) {
@@ -121,9 +116,10 @@ bool SharedRaceRecord::settle(Race& race) {
   return false;
 }
 
-bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, size_t region_end,
+bool SharedRaceRecord::access(uintptr_t address, const Region& region, size_t offset, size_t bytes,
                               unsigned thread, bool store, bool atomic, uintptr_t pc, Race& race) {
-  if (cells_ == nullptr || place >= region_end) return false;
+  if (cells_ == nullptr || region.place == kNone || offset >= region.bytes) return false;
+  const size_t place = region.place + offset;
   // A read excused as an atomicCAS loop's first is one only where the same thread's next access
   // is an atomic one of the word (threads switch only at barriers, so nothing comes between).
   if (excused_.active && excused_.thread == thread && atomic && place <= excused_.place &&
@@ -133,36 +129,36 @@ bool SharedRaceRecord::access(uintptr_t address, size_t place, size_t bytes, siz
   const unsigned warp = warp_of(thread);
   const uint32_t warp_phase = warp < kMaxWarps ? warp_phase_[warp] : 0;
   const Access me{phase_, warp_phase, static_cast<uint16_t>(thread), atomic, pc};
-  const size_t end = std::min(place + bytes, region_end);
-  for (size_t at = place; at < end; ++at) {
-    Cell& cell = cells_[at];
+  const size_t end = std::min(bytes, region.bytes - offset);
+  for (size_t i = 0; i < end; ++i) {
+    Cell& cell = cells_[place + i];
     // A read meets the last write; a write meets the reads, and the last write (settle). A plain
     // read of a word an atomic function wrote is excused where the reading thread's next access
     // is an atomic one of it: the CUDA Programming Guide's atomicCAS loops start so
     // (`int old = *address;`), and the loop corrects what it read.
     if (!store && conflicts(cell.write, thread, warp_phase, atomic)) {
       Race& said = cell.write.atomic ? excused_.race : race;
-      describe(cell.write, me, true, false, at, said);
+      describe(cell.write, me, true, false, region, offset + i, said);
       if (!cell.write.atomic) return true;
-      if (!excused_.active) excused_.place = at;
+      if (!excused_.active) excused_.place = place + i;
       excused_.active = true;
       excused_.thread = thread;
     }
     if (store) {
       for (const Access& r : cell.read)
         if (conflicts(r, thread, warp_phase, atomic)) {
-          describe(r, me, false, true, at, race);
+          describe(r, me, false, true, region, offset + i, race);
           return true;
         }
-      // The bytes another thread wrote, as they are before this write (access() runs just
-      // before the access itself), to be compared once it is done.
-      const size_t i = at - place;
-      if (i >= kCompared && conflicts(cell.write, thread, warp_phase, atomic)) {
-        describe(cell.write, me, true, true, at, race);
-        return true;
-      }
-      if (i < kCompared && conflicts(cell.write, thread, warp_phase, atomic)) {
-        if (!pending_.active) describe(cell.write, me, true, true, at, pending_.race);
+      // Another thread's write: the bytes as they are before this one (access() runs just before
+      // the access itself), compared once it is done; past the first kCompared, a race outright.
+      if (conflicts(cell.write, thread, warp_phase, atomic)) {
+        if (i >= kCompared) {
+          describe(cell.write, me, true, true, region, offset + i, race);
+          return true;
+        }
+        if (!pending_.active)
+          describe(cell.write, me, true, true, region, offset + i, pending_.race);
         pending_.active = true;
         pending_.address = address;
         pending_.compared[i] = true;

@@ -25,9 +25,8 @@ namespace emu::detail {
 
 class SharedRaceRecord {
  public:
-  // The most shared bytes, and regions, of one block recorded.
+  // The most shared bytes of one block recorded.
   static constexpr size_t kMaxBytes = size_t{256} << 10;
-  static constexpr unsigned kMaxRegions = 257;  // every __shared__ array, and dynamic memory
   static constexpr size_t kNone = ~size_t{0};
   static constexpr unsigned kMaxWarps = 32;
 
@@ -46,17 +45,22 @@ class SharedRaceRecord {
   void end_block();
   // The mapping, to be named among the memory kernels may not touch; {0, 0} when there is none.
   std::pair<uintptr_t, uintptr_t> mapping() const;
-  // A region of `bytes` (a __shared__ array, or the dynamic shared memory): its first byte's place
-  // in the record, or kNone when the record is full (more regions or bytes than a GPU's block
-  // can have) or was never made.
-  size_t add_region(size_t bytes, bool dynamic);
+  // A __shared__ array, or the dynamic shared memory: `place`, its first byte's place in the
+  // record, kNone where it has none.
+  struct Region {
+    size_t place = kNone, bytes = 0;
+    bool dynamic = false;
+  };
+  // A region of `bytes`; its place is kNone when the record is full (more bytes than a GPU's
+  // block can have) or was never made.
+  Region add_region(size_t bytes, bool dynamic);
   bool made() const { return cells_ != nullptr; }
   // Barriers. Each first settles the write that met another thread's write (settle).
   bool block_barrier(Race& race);
   bool warp_barrier(unsigned warp, Race& race);
-  // An access of `bytes` at `address`, `place` in the record (add_region's, plus the offset), by
-  // thread `thread`; `region_end` bounds it. True, with `race`, at the first race.
-  bool access(uintptr_t address, size_t place, size_t bytes, size_t region_end, unsigned thread,
+  // An access of `bytes` at `address`, `offset` bytes into `region` (add_region's, with a place),
+  // which bounds it, by thread `thread`. True, with `race`, at the first race.
+  bool access(uintptr_t address, const Region& region, size_t offset, size_t bytes, unsigned thread,
               bool store, bool atomic, uintptr_t pc, Race& race);
   // Two plain writes of one byte by two threads are a race where the second changed it (every
   // thread storing the same flag is common and harmless): the bytes are compared once the second
@@ -74,10 +78,6 @@ class SharedRaceRecord {
   };
   struct Cell {
     Access write, read[2];
-  };
-  struct Region {
-    size_t place = 0, bytes = 0;
-    bool dynamic = false;
   };
   // A write that met another thread's write, in its first kCompared bytes (a copy may be longer:
   // a conflict past them is a race outright, r33_wide_copy_overwrites_past_sixteen_bytes).
@@ -100,13 +100,11 @@ class SharedRaceRecord {
   };
   bool conflicts(const Access& a, unsigned thread, uint32_t warp_phase, bool atomic) const;
   void note_read(Cell& cell, const Access& me) const;
-  void describe(const Access& other, const Access& me, bool other_wrote, bool wrote, size_t place,
-                Race& race) const;
+  static void describe(const Access& other, const Access& me, bool other_wrote, bool wrote,
+                       const Region& region, size_t offset, Race& race);
 
   Cell* cells_ = nullptr;
   size_t used_ = 0;
-  Region regions_[kMaxRegions];
-  unsigned region_count_ = 0;
   uint32_t phase_ = 1;
   uint32_t warp_phase_[kMaxWarps] = {};
   PendingWrite pending_;
